@@ -1,0 +1,56 @@
+// Three projects: `unit` (pure logic beside the code), `e2e` (the real app over HTTP on real
+// PostgreSQL: TEST_DATABASE_URL when given, otherwise the embedded database) and `embedded`
+// (a smoke suite that always runs on the embedded database).
+const tsJest = [
+  'ts-jest',
+  {
+    tsconfig: 'tsconfig.json',
+    isolatedModules: false,
+    diagnostics: { warnOnly: false },
+    // Apply the @nestjs/swagger CLI plugin in tests too, so Swagger schemas match the build.
+    astTransformers: {
+      before: [
+        {
+          path: '@nestjs/swagger/plugin',
+          options: {
+            classValidatorShim: true,
+            introspectComments: true,
+            dtoFileNameSuffix: ['.dto.ts', '.response.ts', '.entity.ts'],
+          },
+        },
+      ],
+    },
+  },
+];
+
+const common = {
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  transform: { '^.+\\.ts$': tsJest },
+  testEnvironment: 'node',
+  rootDir: __dirname,
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['<rootDir>/test/embedded/'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/setup/env.ts'],
+      testTimeout: 60_000,
+    },
+    {
+      ...common,
+      displayName: 'embedded',
+      testMatch: ['<rootDir>/test/embedded/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup-embedded.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/setup/env.ts'],
+      testTimeout: 60_000,
+    },
+  ],
+};

@@ -1,0 +1,42 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { CallerGuard } from './common/auth/caller.guard';
+import { CommonModule } from './common/common.module';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { loggerParams } from './common/http/logging';
+import { ParleyThrottlerGuard } from './common/rate-limit/parley-throttler.guard';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { AppConfig } from './config/app.config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule, DatabaseModuleOptions } from './database/database.module';
+import { RedisModule } from './infra/redis/redis.module';
+import { HealthModule } from './modules/health/health.module';
+import { InstanceModule } from './modules/instance/instance.module';
+
+/** The domain modules, in dependency order. */
+const DOMAIN_MODULES = [InstanceModule, HealthModule];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, db: DatabaseModuleOptions = { runMigrations: true }): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerParams(config)),
+        CommonModule,
+        RedisModule,
+        RateLimitModule,
+        DatabaseModule.forRoot(db),
+        ...DOMAIN_MODULES,
+      ],
+      providers: [
+        // Order matters: resolve the caller first, so the throttler can count per user.
+        { provide: APP_GUARD, useClass: CallerGuard },
+        { provide: APP_GUARD, useClass: ParleyThrottlerGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,102 @@
+import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { Express } from 'express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { registerBodyParsers } from './common/http/body-parsers';
+import { validationExceptionFactory } from './common/errors/validation';
+import { AppConfig } from './config/app.config';
+import type { DatabaseModuleOptions } from './database/database.module';
+
+/** Root-level aliases of /v1 routes (the discovery documents live at the host's root too). */
+const ROOT_ALIASES = new Set(['/.well-known/service', '/.well-known/oauth-authorization-server']);
+
+export interface CreateAppOptions {
+  /** Overrides merged over process.env (tests use this instead of mutating the environment). */
+  env?: Record<string, string | undefined>;
+  database?: DatabaseModuleOptions;
+  /** Buffer logs until the pino logger is ready (production); tests keep Nest's default. */
+  bufferLogs?: boolean;
+}
+
+export async function createApp(options: CreateAppOptions = {}): Promise<NestExpressApplication> {
+  const config = AppConfig.fromEnv({ ...process.env, ...options.env });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.database), {
+    bodyParser: false,
+    bufferLogs: options.bufferLogs ?? false,
+    abortOnError: false,
+  });
+  configureApp(app, config);
+  return app;
+}
+
+/** Everything main.ts and the tests share: prefix, parsers, pipes, Swagger. */
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  app.useLogger(app.get(Logger));
+  const express = app.getHttpAdapter().getInstance() as Express;
+  express.disable('x-powered-by');
+  express.set('etag', false);
+  if (config.trustProxy) {
+    const v = config.trustProxy;
+    express.set('trust proxy', v === 'on' || v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
+  }
+  express.use((req, _res, next) => {
+    if (ROOT_ALIASES.has(req.path)) req.url = `/v1${req.url}`;
+    next();
+  });
+  registerBodyParsers(express, { json: config.limits.jsonBodyBytes, large: config.limits.repohostBodyBytes });
+  app.setGlobalPrefix('v1', { exclude: ['docs', 'docs/(.*)'] });
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      exceptionFactory: validationExceptionFactory,
+      stopAtFirstError: false,
+    }),
+  );
+  app.enableShutdownHooks();
+  setupSwagger(app, config);
+}
+
+export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setTitle('Parley API')
+    .setDescription(
+      'Self-hostable HTTP + JSON API of a Discord-like messaging platform. ' +
+        'Authorization header forms: `<session token>`, `Bearer <OAuth2 access token>`, ' +
+        '`Bot <application_id>.<secret>`, `Admin adm_<key_id>_<secret>` (admin routes only). ' +
+        'Errors use the envelope `{code, message, errors?}`; OAuth2 token endpoints use RFC 6749 errors.',
+    )
+    .setVersion('1.0.0')
+    .setLicense('AGPL-3.0', 'https://www.gnu.org/licenses/agpl-3.0.html')
+    .addServer(config.apiUrl.replace(/\/v1$/, ''), 'This instance')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Admin API key: `Admin adm_<key_id>_<secret>`' },
+      'adminApiKey',
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'User session token, sent without a prefix' },
+      'sessionToken',
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Bot token: `Bot <application_id>.<secret>`' },
+      'botToken',
+    )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'OAuth2 access token' }, 'bearer');
+  return SwaggerModule.createDocument(app, builder.build(), {
+    operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
+  });
+}
+
+function setupSwagger(app: NestExpressApplication, config: AppConfig): void {
+  let doc: OpenAPIObject | undefined;
+  SwaggerModule.setup('docs', app, () => (doc ??= buildOpenApiDocument(app, config)), {
+    jsonDocumentUrl: 'docs/openapi.json',
+    yamlDocumentUrl: 'docs/openapi.yaml',
+    customSiteTitle: 'Parley API',
+    swaggerOptions: { persistAuthorization: true },
+  });
+}

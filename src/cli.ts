@@ -1,0 +1,156 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { AppModule } from './app.module';
+import { buildOpenApiDocument, createApp } from './app.setup';
+import { AppConfig } from './config/app.config';
+import { pendingSchemaChanges, runMigrationsLocked } from './database/migrate';
+
+/**
+ * Operator CLI: `node dist/src/cli.js <command>`.
+ *   migration:run | migration:revert | migration:check | migration:generate <Name>
+ *   openapi [--check]
+ */
+const ROOT = resolve(__dirname, '..', '..');
+
+async function withDataSource<T>(fn: (ds: DataSource) => Promise<T>): Promise<T> {
+  const config = AppConfig.fromEnv(process.env);
+  const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(config, { runMigrations: false }), {
+    logger: ['error', 'warn'],
+  });
+  try {
+    return await fn(ctx.get(DataSource));
+  } finally {
+    await ctx.close();
+  }
+}
+
+function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortDeep);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortDeep((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+function migrationSource(className: string, up: string[], down: string[]): string {
+  const q = (s: string) => `    await queryRunner.query(${JSON.stringify(s)});`;
+  return `import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class ${className} implements MigrationInterface {
+  name = '${className}';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+${up.map(q).join('\n')}
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+${down.map(q).join('\n')}
+  }
+}
+`;
+}
+
+async function main(): Promise<number> {
+  const [command, ...args] = process.argv.slice(2);
+  switch (command) {
+    case 'migration:run':
+      return withDataSource(async (ds) => {
+        const ran = await runMigrationsLocked(ds);
+        console.log(ran.length ? `applied: ${ran.join(', ')}` : 'no pending migrations');
+        return 0;
+      });
+    case 'migration:revert':
+      return withDataSource(async (ds) => {
+        await ds.undoLastMigration({ transaction: 'each' });
+        console.log('reverted the last migration');
+        return 0;
+      });
+    case 'migration:check':
+      return withDataSource(async (ds) => {
+        await runMigrationsLocked(ds);
+        const { up } = await pendingSchemaChanges(ds);
+        if (up.length === 0) {
+          console.log('entities and migrations agree');
+          return 0;
+        }
+        console.error('entities and migrations disagree; a new migration would run:\n' + up.join(';\n'));
+        return 1;
+      });
+    case 'migration:generate': {
+      const name = args[0];
+      if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name)) {
+        console.error('usage: migration:generate <PascalCaseName>');
+        return 2;
+      }
+      return withDataSource(async (ds) => {
+        await runMigrationsLocked(ds);
+        const { up, down } = await pendingSchemaChanges(ds);
+        if (up.length === 0) {
+          console.log('no changes: entities and migrations agree');
+          return 0;
+        }
+        const ts = Date.now();
+        const className = `${name}${ts}`;
+        const file = join(ROOT, 'migrations', `${ts}-${name}.ts`);
+        writeFileSync(file, migrationSource(className, up, down.reverse()));
+        const index = join(ROOT, 'migrations', 'index.ts');
+        let src = readFileSync(index, 'utf8');
+        src = `import { ${className} } from './${ts}-${name}';\n` + src;
+        src = src.replace(/= \[([^\]]*)\];/, (_m, inner: string) => {
+          const items = inner.split(',').map((s) => s.trim()).filter(Boolean);
+          items.push(className);
+          return `= [\n  ${items.join(',\n  ')},\n];`;
+        });
+        writeFileSync(index, src);
+        console.log(`wrote ${file} and registered it in migrations/index.ts — read it before committing`);
+        return 0;
+      });
+    }
+    case 'openapi': {
+      const check = args.includes('--check');
+      // Deterministic output whatever the local configuration says.
+      const env = { PUBLIC_URL: 'http://localhost:8080', WEB_APP_URL: 'http://localhost:8080', LOG_LEVEL: 'error' };
+      const app = await createApp({ env });
+      try {
+        await app.init();
+        const doc = sortDeep(buildOpenApiDocument(app, AppConfig.fromEnv({ ...process.env, ...env })));
+        const text = JSON.stringify(doc, null, 2) + '\n';
+        const file = join(ROOT, 'openapi', 'openapi.json');
+        if (check) {
+          const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+          if (current !== text) {
+            console.error('openapi/openapi.json is stale: run `npm run openapi` and commit the result');
+            return 1;
+          }
+          console.log('openapi/openapi.json is fresh');
+          return 0;
+        }
+        mkdirSync(join(ROOT, 'openapi'), { recursive: true });
+        writeFileSync(file, text);
+        console.log(`wrote ${file}`);
+        return 0;
+      } finally {
+        await app.close();
+      }
+    }
+    default:
+      console.error(
+        'usage: cli.js migration:run | migration:revert | migration:check | migration:generate <Name> | openapi [--check]',
+      );
+      return 2;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

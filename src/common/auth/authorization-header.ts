@@ -1,0 +1,42 @@
+export type CredentialScheme = 'session' | 'bearer' | 'bot' | 'admin';
+
+export interface ParsedCredential {
+  scheme: CredentialScheme;
+  credential: string;
+}
+
+// Credentials never contain whitespace; printable ASCII only.
+const TOKEN = /^[\x21-\x7e]+$/;
+const PREFIXES: Array<[string, CredentialScheme]> = [
+  ['Bearer ', 'bearer'],
+  ['Bot ', 'bot'],
+  ['Admin ', 'admin'],
+];
+
+/**
+ * Parses the `Authorization` header exactly as DESIGN.md §3 says:
+ * `<token>` (session), `Bearer <token>`, `Bot <token>`, `Admin <key>` (only on /v1/admin/*).
+ * Anything else — wrong case, extra or missing spaces, empty values — is anonymous (null).
+ */
+export function parseAuthorization(
+  header: string | string[] | undefined,
+  isAdminPath: boolean,
+): ParsedCredential | null {
+  if (typeof header !== 'string' || header.length === 0 || header.length > 4096) return null;
+  for (const [prefix, scheme] of PREFIXES) {
+    if (header.startsWith(prefix)) {
+      const credential = header.slice(prefix.length);
+      if (!TOKEN.test(credential)) return null;
+      if (scheme === 'admin' && !isAdminPath) return null;
+      return { scheme, credential };
+    }
+  }
+  // No prefix: a bare session token. A value with a space is a scheme we do not speak
+  // (e.g. "bearer x", "Basic x"), which is anonymous rather than a session token.
+  if (!TOKEN.test(header)) return null;
+  return { scheme: 'session', credential: header };
+}
+
+export function isAdminPath(path: string): boolean {
+  return path === '/v1/admin' || path.startsWith('/v1/admin/');
+}

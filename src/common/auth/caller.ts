@@ -1,0 +1,41 @@
+import type { Request } from 'express';
+
+/** A user logged in with a session token. */
+export interface SessionCaller {
+  kind: 'session';
+  userId: string;
+  sessionId: string;
+}
+
+/** An OAuth2 access token (RFC 6750 bearer) acting for a user within its scopes. */
+export interface BearerCaller {
+  kind: 'bearer';
+  userId: string;
+  applicationId: string;
+  tokenId: string;
+  scopes: string[];
+  expiresAt: Date;
+}
+
+/** An application's bot user, authenticated with `Bot <application_id>.<secret>`. */
+export interface BotCaller {
+  kind: 'bot';
+  userId: string;
+  applicationId: string;
+}
+
+/** An admin API key (`Admin adm_<key_id>_<secret>`), only on /v1/admin/*. */
+export interface AdminCaller {
+  kind: 'admin';
+  userId: string;
+  keyId: string;
+  acls: string[];
+}
+
+export type Caller = SessionCaller | BearerCaller | BotCaller | AdminCaller;
+export type CallerKind = Caller['kind'];
+
+/** The request as Parley's guards and handlers see it. `caller` is undefined for anonymous requests. */
+export interface ParleyRequest extends Request {
+  caller?: Caller;
+}

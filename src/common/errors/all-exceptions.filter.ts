@@ -1,0 +1,95 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { ApiError } from './api-error';
+import { ERROR_TABLE, ErrorCode } from './error-code';
+import { OAuthError } from './oauth-error';
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: ErrorCode.BadRequest,
+  401: ErrorCode.Unauthorized,
+  403: ErrorCode.AccessDenied,
+  404: ErrorCode.NotFound,
+  405: ErrorCode.MethodNotAllowed,
+  409: ErrorCode.Conflict,
+  413: ErrorCode.PayloadTooLarge,
+  415: ErrorCode.UnsupportedMediaType,
+  429: ErrorCode.RateLimited,
+  503: ErrorCode.ServiceUnavailable,
+};
+
+// body-parser error types (they reach us as plain errors with `type` and `status`).
+const BODY_PARSER: Record<string, ErrorCode> = {
+  'entity.parse.failed': ErrorCode.InvalidJson,
+  'entity.too.large': ErrorCode.PayloadTooLarge,
+  'encoding.unsupported': ErrorCode.UnsupportedMediaType,
+  'charset.unsupported': ErrorCode.UnsupportedMediaType,
+  'request.aborted': ErrorCode.BadRequest,
+  'request.size.invalid': ErrorCode.BadRequest,
+};
+
+// PostgreSQL SQLSTATEs that mean "the input was bad", not "the server is broken".
+const PG_INPUT_ERRORS = new Set(['22P02', '22003', '22007', '22008', '22001', '22021', '54000']);
+
+/** Converts anything thrown into an ApiError (or OAuthError) without leaking internals. */
+export function toApiError(exception: unknown): ApiError | OAuthError | null {
+  if (exception instanceof ApiError || exception instanceof OAuthError) return exception;
+  const bp = exception as { type?: string; status?: number };
+  if (bp && typeof bp.type === 'string' && BODY_PARSER[bp.type]) {
+    return new ApiError(BODY_PARSER[bp.type]);
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const code = STATUS_CODES[status];
+    if (!code) return null;
+    // Nest's own messages ("Cannot GET /x") are safe and useful for 404/405.
+    const msg = status === 404 || status === 405 ? exception.message : undefined;
+    return new ApiError(code, msg ?? ERROR_TABLE[code].message);
+  }
+  if (exception instanceof QueryFailedError) {
+    const sqlState = (exception.driverError as { code?: string } | undefined)?.code;
+    if (sqlState && PG_INPUT_ERRORS.has(sqlState)) {
+      return new ApiError(ErrorCode.BadRequest, 'A value in the request is out of range or malformed.');
+    }
+    if (sqlState === '23505') return new ApiError(ErrorCode.Conflict);
+  }
+  return null;
+}
+
+export function sendError(
+  res: Response,
+  error: ApiError | OAuthError,
+): void {
+  if (res.headersSent) return;
+  if (error instanceof OAuthError) {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+    res.status(error.status).json({ error: error.error, error_description: error.description });
+    return;
+  }
+  for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+  res.status(error.status).json(error.toBody());
+}
+
+/** Renders every error as DESIGN.md §3's envelope. Unexpected ones are logged with the request id. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const known = toApiError(exception);
+    if (known) {
+      sendError(res, known);
+      return;
+    }
+    this.logger.error(
+      { err: exception, reqId: req?.id, method: req?.method, url: req?.originalUrl },
+      'Unhandled error',
+    );
+    sendError(res, new ApiError(ErrorCode.InternalServerError));
+  }
+}

@@ -1,0 +1,96 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  type ThrottlerLimitDetail,
+  type ThrottlerModuleOptions,
+  type ThrottlerRequest,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
+import { AppConfig } from '../../config/app.config';
+import type { Response } from 'express';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code';
+import type { ParleyRequest } from '../auth/caller';
+import type { BucketTracker } from '../../config/rate-limit.config';
+
+/** Names the bucket on the request so headers and the 429 body can tell global from route limits. */
+interface Bookkeeping {
+  headersFrom?: string;
+}
+
+/**
+ * @nestjs/throttler with DESIGN.md §3's wire format: `X-RateLimit-Reset` as an epoch, and on 429
+ * `{code, message, retry_after, global}` with `Retry-After` and `X-RateLimit-Global`. Which buckets
+ * apply to a route is decided by each throttler's `skipIf` (see rate-limit.module.ts).
+ */
+@Injectable()
+export class ParleyThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly config: AppConfig,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  // RATE_LIMITS=off exists for load benchmarks only.
+  protected override async shouldSkip(): Promise<boolean> {
+    return !this.config.rateLimits.enabled;
+  }
+
+  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
+    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
+    const { req, res } = this.getRequestResponse(context) as { req: ParleyRequest; res: Response };
+    const name = throttler.name ?? 'global';
+    const tracker = await getTracker(req, context);
+    const key = generateKey(context, tracker, name);
+    const record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+    const book = req as ParleyRequest & Bookkeeping;
+    // Throttlers run shortest window first, so the route's own bucket (if any) sets the headers.
+    book.headersFrom = name;
+    const resetAt = Math.ceil(Date.now() / 1000) + Math.max(0, record.timeToExpire);
+    res.setHeader('X-RateLimit-Limit', limit);
+    res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - record.totalHits));
+    res.setHeader('X-RateLimit-Reset', resetAt);
+    res.setHeader('X-RateLimit-Bucket', name);
+    if (record.isBlocked) {
+      const retryAfter = Math.max(1, record.timeToBlockExpire);
+      res.setHeader('X-RateLimit-Remaining', 0);
+      res.setHeader('X-RateLimit-Reset', Math.ceil(Date.now() / 1000) + retryAfter);
+      throw new ApiError(
+        ErrorCode.RateLimited,
+        undefined,
+        { retry_after: retryAfter, global: name === 'global' },
+        { 'Retry-After': String(retryAfter), 'X-RateLimit-Global': String(name === 'global') },
+      );
+    }
+    return true;
+  }
+
+  // Unused (handleRequest throws directly) but kept consistent if the base class calls it.
+  protected override async throwThrottlingException(
+    _context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    throw new ApiError(ErrorCode.RateLimited, undefined, { retry_after: detail.timeToBlockExpire, global: false });
+  }
+}
+
+/** Builds the tracker of a bucket: who is being counted. */
+export function trackerFor(kind: BucketTracker, req: ParleyRequest): string {
+  const caller = req.caller;
+  switch (kind) {
+    case 'identity':
+      return caller ? `user:${caller.userId}` : `ip:${req.ip ?? 'unknown'}`;
+    case 'webhook': {
+      const id = (req.params as Record<string, string | undefined>)?.webhook_id;
+      return id ? `webhook:${id}` : `ip:${req.ip ?? 'unknown'}`;
+    }
+    case 'admin-key':
+      return caller?.kind === 'admin' ? `admin-key:${caller.keyId}` : `ip:${req.ip ?? 'unknown'}`;
+  }
+}

@@ -1,0 +1,63 @@
+import { Global, Module } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ExecutionContext } from '@nestjs/common';
+import { AppConfig } from '../../config/app.config';
+import type { BucketName } from '../../config/rate-limit.config';
+import type { ParleyRequest } from '../auth/caller';
+import { RedisModule, REDIS } from '../../infra/redis/redis.module';
+import type Redis from 'ioredis';
+import { RATE_LIMIT_METADATA, type RateLimitMetadata } from './rate-limit.decorator';
+import { trackerFor } from './parley-throttler.guard';
+
+function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimitMetadata {
+  return (
+    reflector.getAllAndOverride<RateLimitMetadata>(RATE_LIMIT_METADATA, [
+      context.getHandler(),
+      context.getClass(),
+    ]) ?? { global: true }
+  );
+}
+
+/**
+ * One throttler per bucket of DESIGN.md §3. A route is counted in `global` (unless exempt) and in
+ * the bucket it names with `@RateLimit(...)`. Storage: memory, or Redis when REDIS_URL is set so
+ * that every instance shares one budget.
+ */
+@Global()
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      imports: [RedisModule],
+      inject: [AppConfig, Reflector, REDIS],
+      useFactory: (config: AppConfig, reflector: Reflector, redis: Redis | null) => {
+        const names = Object.keys(config.rateLimits.buckets) as BucketName[];
+        return {
+          storage: redis ? new ThrottlerStorageRedisService(redis) : new ThrottlerStorageService(),
+          throttlers: names.map((name) => {
+            const bucket = config.rateLimits.buckets[name];
+            return {
+              name,
+              limit: bucket.limit,
+              ttl: bucket.ttlMs,
+              blockDuration: bucket.ttlMs,
+              skipIf: (context: ExecutionContext) => {
+                const meta = routeLimits(reflector, context);
+                if (meta.skip) return true;
+                return name === 'global' ? !meta.global : meta.bucket !== name;
+              },
+              getTracker: (req: Record<string, unknown>) => trackerFor(bucket.tracker, req as unknown as ParleyRequest),
+              generateKey: (_context: ExecutionContext, tracker: string, throttlerName: string) =>
+                `rl:${throttlerName}:${tracker}`,
+            };
+          }),
+        };
+      },
+    }),
+  ],
+  exports: [ThrottlerModule],
+})
+export class RateLimitModule {}
+
+export { ThrottlerStorage };

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EnvSchema, validateEnv } from './env.schema';
+import { BucketTable, resolveBuckets } from './rate-limit.config';
+
+const on = (v: string | undefined, dflt: boolean) => (v === undefined ? dflt : v === 'on');
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Typed, validated configuration. Built once at boot; nothing else reads `process.env`. */
+export class AppConfig {
+  readonly env: 'development' | 'production' | 'test';
+  readonly version: string;
+  readonly port: number;
+  readonly publicUrl: string;
+  readonly apiUrl: string;
+  readonly webAppUrl: string;
+  readonly dataDir: string;
+  readonly database: { url: string | null; poolSize: number };
+  readonly redisUrl: string | null;
+  readonly mail: { smtpUrl: string | null; from: string };
+  readonly sms: {
+    provider: 'log' | 'twilio';
+    twilio: { baseUrl: string; accountSid: string | null; authToken: string | null; from: string | null };
+  };
+  readonly webauthn: { rpId: string; rpName: string; origins: string[] };
+  readonly sso: {
+    enabled: boolean;
+    enforced: boolean;
+    displayName: string | null;
+    issuer: string | null;
+    clientId: string | null;
+    clientSecret: string | null;
+    allowedDomains: string[];
+    autoProvision: boolean;
+  };
+  readonly registration: boolean;
+  readonly ipAuthorization: boolean;
+  readonly trustProxy: string | false;
+  readonly workerId: number;
+  readonly logLevel: string;
+  readonly rateLimits: { enabled: boolean; buckets: BucketTable };
+  readonly secretKey: Buffer;
+  readonly limits: {
+    jsonBodyBytes: number;
+    repohostBodyBytes: number;
+    maxWebhooksPerChannel: number;
+    maxListLimit: number;
+  };
+  readonly adminEmail: string | null;
+
+  constructor(env: EnvSchema) {
+    this.env = (env.NODE_ENV as AppConfig['env']) ?? 'development';
+    this.version = readPackageVersion();
+    this.port = env.PORT ?? 8080;
+    this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
+    this.apiUrl = `${this.publicUrl}/v1`;
+    this.webAppUrl = (env.WEB_APP_URL ?? this.publicUrl).replace(/\/+$/, '');
+    this.dataDir = resolve(env.DATA_DIR ?? './data');
+    this.database = { url: env.DATABASE_URL ?? null, poolSize: env.DATABASE_POOL_SIZE ?? 10 };
+    this.redisUrl = env.REDIS_URL ?? null;
+    this.mail = { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM ?? 'Parley <no-reply@localhost>' };
+    this.sms = {
+      provider: (env.SMS_PROVIDER as 'log' | 'twilio') ?? 'log',
+      twilio: {
+        baseUrl: env.TWILIO_BASE_URL ?? 'https://api.twilio.com',
+        accountSid: env.TWILIO_ACCOUNT_SID ?? null,
+        authToken: env.TWILIO_AUTH_TOKEN ?? null,
+        from: env.TWILIO_FROM ?? null,
+      },
+    };
+    const publicHost = new URL(this.webAppUrl).hostname;
+    this.webauthn = {
+      rpId: env.WEBAUTHN_RP_ID ?? publicHost,
+      rpName: env.WEBAUTHN_RP_NAME ?? 'Parley',
+      origins: env.WEBAUTHN_ORIGINS ? list(env.WEBAUTHN_ORIGINS) : [this.webAppUrl],
+    };
+    this.sso = {
+      enabled: on(env.SSO_ENABLED, false),
+      enforced: on(env.SSO_ENFORCED, false),
+      displayName: env.SSO_DISPLAY_NAME ?? null,
+      issuer: env.SSO_ISSUER ?? null,
+      clientId: env.SSO_CLIENT_ID ?? null,
+      clientSecret: env.SSO_CLIENT_SECRET ?? null,
+      allowedDomains: list(env.SSO_ALLOWED_DOMAINS),
+      autoProvision: on(env.SSO_AUTO_PROVISION, false),
+    };
+    if (this.sso.enabled && (!this.sso.issuer || !this.sso.clientId)) {
+      throw new Error('Invalid configuration:\n  SSO_ENABLED=on needs SSO_ISSUER and SSO_CLIENT_ID');
+    }
+    this.registration = on(env.REGISTRATION, true);
+    this.ipAuthorization = on(env.IP_AUTHORIZATION, true);
+    this.trustProxy = env.TRUST_PROXY && env.TRUST_PROXY !== 'off' ? env.TRUST_PROXY : false;
+    this.workerId = env.WORKER_ID ?? 0;
+    this.logLevel = env.LOG_LEVEL ?? (this.env === 'test' ? 'warn' : 'info');
+    let buckets: BucketTable;
+    try {
+      buckets = resolveBuckets(env.RATE_LIMIT_OVERRIDES);
+    } catch (e) {
+      throw new Error(`Invalid configuration:\n  ${(e as Error).message}`);
+    }
+    this.rateLimits = { enabled: on(env.RATE_LIMITS, true), buckets };
+    this.secretKey = env.SECRET_KEY
+      ? Buffer.from(env.SECRET_KEY, 'hex')
+      : loadOrCreateSecretKey(this.dataDir);
+    this.limits = {
+      jsonBodyBytes: 1024 * 1024,
+      repohostBodyBytes: 25 * 1024 * 1024,
+      maxWebhooksPerChannel: env.MAX_WEBHOOKS_PER_CHANNEL ?? 15,
+      maxListLimit: 200,
+    };
+    this.adminEmail = env.ADMIN_EMAIL ?? null;
+  }
+
+  /** Validates an environment record (process.env merged with overrides) into a config. */
+  static fromEnv(raw: Record<string, string | undefined>): AppConfig {
+    return new AppConfig(validateEnv(raw));
+  }
+}
+
+// The embedded default needs no set-up: the key is generated once and kept in DATA_DIR.
+function loadOrCreateSecretKey(dataDir: string): Buffer {
+  const file = join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const hex = readFileSync(file, 'utf8').trim();
+    if (!/^[0-9a-f]{64}$/i.test(hex)) {
+      throw new Error(`Invalid configuration:\n  ${file} does not hold a 64-hex-character key`);
+    }
+    return Buffer.from(hex, 'hex');
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  return key;
+}
+
+function readPackageVersion(): string {
+  for (const p of [join(__dirname, '../../package.json'), join(__dirname, '../../../package.json')]) {
+    if (existsSync(p)) return (JSON.parse(readFileSync(p, 'utf8')) as { version: string }).version;
+  }
+  return '0.0.0';
+}

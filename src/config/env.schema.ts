@@ -1,0 +1,82 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() !== '' && /^-?\d+$/.test(value.trim())
+    ? Number(value)
+    : value;
+const url = { require_tld: false, require_protocol: true };
+
+/** Every environment variable Parley reads. `.env.example` documents each one. */
+export class EnvSchema {
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @IsUrl(url) PUBLIC_URL?: string;
+  @IsOptional() @IsUrl(url) WEB_APP_URL?: string;
+  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  DATABASE_URL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE?: number;
+  @IsOptional() @IsString() @MinLength(1) DATA_DIR?: string;
+  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
+  @IsOptional() @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+  @IsOptional() @IsString() MAIL_FROM?: string;
+  @IsOptional() @IsIn(['log', 'twilio']) SMS_PROVIDER?: string;
+  @IsOptional() @IsUrl(url) TWILIO_BASE_URL?: string;
+  @IsOptional() @IsString() TWILIO_ACCOUNT_SID?: string;
+  @IsOptional() @IsString() TWILIO_AUTH_TOKEN?: string;
+  @IsOptional() @IsString() TWILIO_FROM?: string;
+  @IsOptional() @IsString() WEBAUTHN_RP_ID?: string;
+  @IsOptional() @IsString() WEBAUTHN_RP_NAME?: string;
+  @IsOptional() @IsString() WEBAUTHN_ORIGINS?: string;
+  @IsOptional() @IsIn(['on', 'off']) SSO_ENABLED?: string;
+  @IsOptional() @IsIn(['on', 'off']) SSO_ENFORCED?: string;
+  @IsOptional() @IsString() @MaxLength(100) SSO_DISPLAY_NAME?: string;
+  @IsOptional() @IsUrl(url) SSO_ISSUER?: string;
+  @IsOptional() @IsString() SSO_CLIENT_ID?: string;
+  @IsOptional() @IsString() SSO_CLIENT_SECRET?: string;
+  @IsOptional() @IsString() SSO_ALLOWED_DOMAINS?: string;
+  @IsOptional() @IsIn(['on', 'off']) SSO_AUTO_PROVISION?: string;
+  @IsOptional() @IsIn(['on', 'off']) REGISTRATION?: string;
+  @IsOptional() @IsIn(['on', 'off']) IP_AUTHORIZATION?: string;
+  @IsOptional() @IsString() TRUST_PROXY?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1023) WORKER_ID?: number;
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+  @IsOptional() @IsIn(['on', 'off']) RATE_LIMITS?: string;
+  @IsOptional()
+  @Matches(/^\s*([a-z0-9:_-]+=\d+\/\d+(ms|s|m|h)\s*)(,\s*[a-z0-9:_-]+=\d+\/\d+(ms|s|m|h)\s*)*$/, {
+    message: 'must look like "bucket=limit/window,…" e.g. "global=100/1s,auth:login=5/10s"',
+  })
+  RATE_LIMIT_OVERRIDES?: string;
+  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hex characters (32 bytes)' })
+  SECRET_KEY?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) MAX_WEBHOOKS_PER_CHANNEL?: number;
+  @IsOptional() @IsEmail() ADMIN_EMAIL?: string;
+}
+
+/** Validates `process.env`; a bad value stops the boot with a message naming the variable. */
+export function validateEnv(raw: Record<string, unknown>): EnvSchema {
+  const env = plainToInstance(EnvSchema, raw, { enableImplicitConversion: false });
+  const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return env;
+}

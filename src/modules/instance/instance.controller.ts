@@ -1,0 +1,27 @@
+import { Controller, Get, Header, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Public } from '../../common/auth/auth.decorator';
+import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
+import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
+import { DiscoveryResponse } from './discovery.response';
+import { InstanceService } from './instance.service';
+
+@ApiTags('Instance')
+@ApiStandardErrors()
+@Controller('.well-known')
+export class InstanceController {
+  constructor(private readonly instance: InstanceService) {}
+
+  /** Instance discovery: API endpoints, feature flags, limits and federation capabilities. */
+  @Get('service')
+  @Public()
+  @RateLimit('discovery')
+  @Header('Access-Control-Allow-Origin', '*')
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiOperation({ operationId: 'get_well_known_service' })
+  @ApiOkResponse({ type: DiscoveryResponse })
+  getService(@Res() res: Response): void {
+    res.send(this.instance.discoveryJson());
+  }
+}

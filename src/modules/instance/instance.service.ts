@@ -1,0 +1,71 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '../../config/app.config';
+import { ServiceDiscoveryRegistry } from '../../common/discovery/service-discovery.registry';
+import type { DiscoveryResponse } from './discovery.response';
+
+/** Builds the discovery document once, after every module has contributed to it. */
+@Injectable()
+export class InstanceService implements OnApplicationBootstrap {
+  private document: DiscoveryResponse;
+  private serialized: string;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly registry: ServiceDiscoveryRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const c = this.config;
+    const contributed = this.registry.snapshot();
+    const buckets = Object.fromEntries(
+      Object.entries(c.rateLimits.buckets).map(([name, b]) => [
+        name,
+        { limit: b.limit, window_seconds: b.ttlMs / 1000 },
+      ]),
+    );
+    this.document = {
+      api_code_version: c.version,
+      endpoints: {
+        api: c.apiUrl,
+        webapp: c.webAppUrl,
+        admin: `${c.apiUrl}/admin`,
+        docs: `${c.publicUrl}/docs`,
+        ...contributed.endpoints,
+      },
+      features: {
+        registration: c.registration,
+        ip_authorization: c.ipAuthorization,
+        sms_mfa: c.sms.provider === 'twilio' && Boolean(c.sms.twilio.accountSid),
+        webauthn: Boolean(c.webauthn.rpId),
+        sso: c.sso.enabled,
+        rate_limits: c.rateLimits.enabled,
+        shared_rate_limits: Boolean(c.redisUrl),
+        smtp: Boolean(c.mail.smtpUrl),
+        ...contributed.features,
+      },
+      limits: {
+        rate_limits: c.rateLimits.enabled ? buckets : {},
+        max_json_body_bytes: c.limits.jsonBodyBytes,
+        max_list_limit: c.limits.maxListLimit,
+        ...contributed.limits,
+      },
+      sso: {
+        enabled: c.sso.enabled,
+        enforced: c.sso.enabled && c.sso.enforced,
+        display_name: c.sso.displayName,
+        redirect_uri: c.sso.enabled ? `${c.webAppUrl}/auth/sso/callback` : null,
+      },
+      federation: { enabled: false },
+    };
+    this.serialized = JSON.stringify(this.document);
+  }
+
+  /** The document, pre-serialized: the discovery route is hit by every client at start-up. */
+  discoveryJson(): string {
+    return this.serialized;
+  }
+
+  discovery(): DiscoveryResponse {
+    return this.document;
+  }
+}
