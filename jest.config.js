@@ -8,18 +8,7 @@ const tsJest = [
     isolatedModules: false,
     diagnostics: { warnOnly: false },
     // Apply the @nestjs/swagger CLI plugin in tests too, so Swagger schemas match the build.
-    astTransformers: {
-      before: [
-        {
-          path: '@nestjs/swagger/plugin',
-          options: {
-            classValidatorShim: true,
-            introspectComments: true,
-            dtoFileNameSuffix: ['.dto.ts', '.response.ts', '.entity.ts'],
-          },
-        },
-      ],
-    },
+    astTransformers: { before: ['<rootDir>/test/setup/swagger-plugin-transformer.js'] },
   },
 ];
 

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { CallerGuard } from './common/auth/caller.guard';
@@ -19,7 +19,11 @@ const DOMAIN_MODULES = [InstanceModule, HealthModule];
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, db: DatabaseModuleOptions = { runMigrations: true }): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    db: DatabaseModuleOptions = { runMigrations: true },
+    extra: Array<Type | DynamicModule> = [],
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -30,6 +34,7 @@ export class AppModule {
         RateLimitModule,
         DatabaseModule.forRoot(db),
         ...DOMAIN_MODULES,
+        ...extra,
       ],
       providers: [
         // Order matters: resolve the caller first, so the throttler can count per user.

@@ -1,4 +1,4 @@
-import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { DynamicModule, INestApplication, Type, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -17,15 +17,15 @@ export interface CreateAppOptions {
   /** Overrides merged over process.env (tests use this instead of mutating the environment). */
   env?: Record<string, string | undefined>;
   database?: DatabaseModuleOptions;
-  /** Buffer logs until the pino logger is ready (production); tests keep Nest's default. */
-  bufferLogs?: boolean;
+  /** Extra modules (tests mount probe controllers this way). */
+  imports?: Array<Type | DynamicModule>;
 }
 
 export async function createApp(options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const config = AppConfig.fromEnv({ ...process.env, ...options.env });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.database), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.database, options.imports), {
     bodyParser: false,
-    bufferLogs: options.bufferLogs ?? false,
+    bufferLogs: true,
     abortOnError: false,
   });
   configureApp(app, config);

@@ -12,7 +12,7 @@ async function bootstrap(): Promise<void> {
     console.error((e as Error).message);
     process.exit(1);
   }
-  const app = await createApp({ bufferLogs: true });
+  const app = await createApp();
   const server = await app.listen(config.port, '0.0.0.0');
   // Keep-alive longer than typical load-balancer idle timeouts; SIGTERM closes the listener
   // and lets in-flight requests finish (enableShutdownHooks → app.close()).

@@ -76,7 +76,8 @@ export class DatabaseModule {
             migrations: MIGRATIONS,
             migrationsTableName: 'migrations',
             uuidExtension: 'pgcrypto' as const,
-            logging: ['error' as const],
+            // Failed queries are logged by the exception filter, without their parameters.
+            logging: false,
             retryAttempts: config.env === 'test' ? 1 : 5,
             retryDelay: 1000,
             extra: {

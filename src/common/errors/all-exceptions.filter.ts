@@ -4,6 +4,7 @@ import { QueryFailedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { ERROR_TABLE, ErrorCode } from './error-code';
 import { OAuthError } from './oauth-error';
+import { redactUrl } from '../http/logging';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: ErrorCode.BadRequest,
@@ -72,6 +73,16 @@ export function sendError(
   res.status(error.status).json(error.toBody());
 }
 
+// Never log query parameters (they can hold hashes, e-mail addresses or tokens).
+function describeForLog(exception: unknown): Record<string, unknown> {
+  if (exception instanceof QueryFailedError) {
+    const driver = exception.driverError as { code?: string; message?: string } | undefined;
+    return { type: 'QueryFailedError', sqlState: driver?.code, message: driver?.message, stack: exception.stack };
+  }
+  if (exception instanceof Error) return { type: exception.name, message: exception.message, stack: exception.stack };
+  return { type: typeof exception, value: String(exception) };
+}
+
 /** Renders every error as DESIGN.md §3's envelope. Unexpected ones are logged with the request id. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -87,7 +98,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     this.logger.error(
-      { err: exception, reqId: req?.id, method: req?.method, url: req?.originalUrl },
+      { err: describeForLog(exception), reqId: req?.id, method: req?.method, url: redactUrl(req?.originalUrl ?? '') },
       'Unhandled error',
     );
     sendError(res, new ApiError(ErrorCode.InternalServerError));

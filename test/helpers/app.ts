@@ -1,0 +1,73 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createApp } from '../../src/app.setup';
+
+export const TEST_SECRET_KEY = 'a'.repeat(64);
+
+// Buckets are raised so that ordinary tests never trip them; rate-limit tests set their own.
+export const RELAXED_LIMITS = [
+  'global',
+  'discovery',
+  'auth:login',
+  'auth:register',
+  'auth:login:mfa',
+  'auth:forgot',
+  'auth:verify',
+  'auth:sessions',
+  'oauth:token',
+  'oauth:introspect',
+  'webhook:execute',
+  'webhook:repohost',
+  'webhook:errortracker',
+  'admin',
+  'admin:bans',
+  'admin:bulk',
+]
+  .map((b) => `${b}=100000/1s`)
+  .join(',');
+
+export interface TestAppOptions {
+  env?: Record<string, string | undefined>;
+  imports?: Array<Type | DynamicModule>;
+}
+
+/** The real app (same createApp/configureApp as production) on the test database. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<NestExpressApplication> {
+  const url = process.env.PARLEY_TEST_DATABASE_URL;
+  if (!url) throw new Error('PARLEY_TEST_DATABASE_URL is not set: run the e2e suites through jest');
+  const app = await createApp({
+    env: {
+      NODE_ENV: 'test',
+      DATABASE_URL: url,
+      DATABASE_POOL_SIZE: '4',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-test-')),
+      SECRET_KEY: TEST_SECRET_KEY,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      PUBLIC_URL: 'http://parley.test',
+      WEB_APP_URL: 'http://app.parley.test',
+      REDIS_URL: undefined,
+      SMTP_URL: undefined,
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_OVERRIDES: RELAXED_LIMITS,
+      TRUST_PROXY: undefined,
+      ...options.env,
+    },
+    database: { runMigrations: false },
+    imports: options.imports,
+  });
+  await app.init();
+  return app;
+}
+
+export const http = (app: NestExpressApplication) => request(app.getHttpServer());
+
+/** A unique suffix for values that must not collide across tests and runs. */
+let counter = 0;
+export function unique(prefix = ''): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36)}${process.pid.toString(36)}${counter}`;
+}

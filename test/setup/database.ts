@@ -1,0 +1,56 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '../../migrations';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/database/embedded-postgres';
+
+export interface TestDatabase {
+  url: string;
+  kind: 'postgres' | 'embedded';
+  drop(): Promise<void>;
+}
+
+/** Runs every migration once before the workers start (they then boot without migrating). */
+async function migrate(url: string): Promise<void> {
+  const ds = new DataSource({ type: 'postgres', url, migrations: MIGRATIONS, migrationsTableName: 'migrations' });
+  await ds.initialize();
+  try {
+    await ds.runMigrations({ transaction: 'each' });
+  } finally {
+    await ds.destroy();
+  }
+}
+
+/** A fresh database on the PostgreSQL server of TEST_DATABASE_URL, dropped afterwards. */
+export async function createPostgresTestDatabase(baseUrl: string): Promise<TestDatabase> {
+  const name = `parley_test_${Date.now()}_${process.pid}`;
+  const admin = new Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  return {
+    url: url.toString(),
+    kind: 'postgres',
+    drop: async () => {
+      const c = new Client({ connectionString: baseUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** The embedded database (PGlite, in memory) in a child process, stopped afterwards. */
+export async function createEmbeddedTestDatabase(): Promise<TestDatabase> {
+  const handle: EmbeddedPostgresHandle = await startEmbeddedPostgres('memory://');
+  await migrate(handle.url);
+  return { url: handle.url, kind: 'embedded', drop: () => handle.stop() };
+}
