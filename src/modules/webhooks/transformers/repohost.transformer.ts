@@ -58,7 +58,8 @@ function commitLine(commit: unknown): string {
   const url = asText(at(commit, 'url'));
   const author =
     firstText(at(commit, 'author', 'name'), at(commit, 'author', 'username')) ?? 'unknown';
-  return `${url ? `[${sha}](${url})` : sha} ${truncate(subject, COMMIT_SUBJECT_MAX)} - ${author}`;
+  const link = url ? `[${sha}](${url})` : sha;
+  return `${link} ${truncate(subject, COMMIT_SUBJECT_MAX) || '(no message)'} - ${author}`;
 }
 
 function plural(n: number, word: string): string {
