@@ -6,7 +6,6 @@ import { EMBED_LIMITS } from './truncate';
 
 // Real deliveries from @octokit/webhooks-examples: loosely typed on purpose, the transformer
 // itself treats them as unknown.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Payload = Record<string, any>;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
