@@ -6,8 +6,6 @@ import { truncate } from './truncate';
 // Transforms Sentry-format deliveries: the integration platform body `{action, data, actor}`
 // (resource from the `Sentry-Hook-Resource` header) and the legacy flat webhook-plugin body.
 
-export type ErrorTrackerResource = 'issue' | 'error' | 'event_alert' | 'metric_alert' | 'comment';
-
 const LEVEL_COLORS: Record<string, number> = {
   fatal: COLORS.fatal,
   error: COLORS.error,

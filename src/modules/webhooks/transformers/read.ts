@@ -27,10 +27,6 @@ export function asText(value: unknown): string | undefined {
   return s !== undefined && s.trim() !== '' ? s : undefined;
 }
 
-export function asNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 /** Reads a nested path, e.g. `at(payload, 'data', 'issue', 'title')`. */
 export function at(value: unknown, ...path: (string | number)[]): unknown {
   let current: unknown = value;
