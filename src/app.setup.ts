@@ -23,11 +23,14 @@ export interface CreateAppOptions {
 
 export async function createApp(options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const config = AppConfig.fromEnv({ ...process.env, ...options.env });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options.database, options.imports), {
-    bodyParser: false,
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, options.database, options.imports),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+    },
+  );
   configureApp(app, config);
   return app;
 }
@@ -35,7 +38,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
 /** Everything main.ts and the tests share: prefix, parsers, pipes, Swagger. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
-  const express = app.getHttpAdapter().getInstance() as Express;
+  const express: Express = app.getHttpAdapter().getInstance();
   express.disable('x-powered-by');
   express.set('etag', false);
   if (config.trustProxy) {
@@ -46,7 +49,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     if (ROOT_ALIASES.has(req.path)) req.url = `/v1${req.url}`;
     next();
   });
-  registerBodyParsers(express, { json: config.limits.jsonBodyBytes, large: config.limits.repohostBodyBytes });
+  registerBodyParsers(express, {
+    json: config.limits.jsonBodyBytes,
+    large: config.limits.repohostBodyBytes,
+  });
   app.setGlobalPrefix('v1', { exclude: ['docs', 'docs/(.*)'] });
   app.useGlobalPipes(
     new ValidationPipe({
@@ -74,18 +80,36 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .setLicense('AGPL-3.0', 'https://www.gnu.org/licenses/agpl-3.0.html')
     .addServer(config.apiUrl.replace(/\/v1$/, ''), 'This instance')
     .addApiKey(
-      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Admin API key: `Admin adm_<key_id>_<secret>`' },
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'Admin API key: `Admin adm_<key_id>_<secret>`',
+      },
       'adminApiKey',
     )
     .addApiKey(
-      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'User session token, sent without a prefix' },
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'User session token, sent without a prefix',
+      },
       'sessionToken',
     )
     .addApiKey(
-      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Bot token: `Bot <application_id>.<secret>`' },
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'Bot token: `Bot <application_id>.<secret>`',
+      },
       'botToken',
     )
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'OAuth2 access token' }, 'bearer');
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'OAuth2 access token' },
+      'bearer',
+    );
   return SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
   });

@@ -16,9 +16,12 @@ const ROOT = resolve(__dirname, '..', '..');
 
 async function withDataSource<T>(fn: (ds: DataSource) => Promise<T>): Promise<T> {
   const config = AppConfig.fromEnv(process.env);
-  const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(config, { runMigrations: false }), {
-    logger: ['error', 'warn'],
-  });
+  const ctx = await NestFactory.createApplicationContext(
+    AppModule.forRoot(config, { runMigrations: false }),
+    {
+      logger: ['error', 'warn'],
+    },
+  );
   try {
     return await fn(ctx.get(DataSource));
   } finally {
@@ -79,7 +82,9 @@ async function main(): Promise<number> {
           console.log('entities and migrations agree');
           return 0;
         }
-        console.error('entities and migrations disagree; a new migration would run:\n' + up.join(';\n'));
+        console.error(
+          'entities and migrations disagree; a new migration would run:\n' + up.join(';\n'),
+        );
         return 1;
       });
     case 'migration:generate': {
@@ -103,29 +108,42 @@ async function main(): Promise<number> {
         let src = readFileSync(index, 'utf8');
         src = `import { ${className} } from './${ts}-${name}';\n` + src;
         src = src.replace(/= \[([^\]]*)\];/, (_m, inner: string) => {
-          const items = inner.split(',').map((s) => s.trim()).filter(Boolean);
+          const items = inner
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
           items.push(className);
           return `= [\n  ${items.join(',\n  ')},\n];`;
         });
         writeFileSync(index, src);
-        console.log(`wrote ${file} and registered it in migrations/index.ts — read it before committing`);
+        console.log(
+          `wrote ${file} and registered it in migrations/index.ts — read it before committing`,
+        );
         return 0;
       });
     }
     case 'openapi': {
       const check = args.includes('--check');
       // Deterministic output whatever the local configuration says.
-      const env = { PUBLIC_URL: 'http://localhost:8080', WEB_APP_URL: 'http://localhost:8080', LOG_LEVEL: 'error' };
+      const env = {
+        PUBLIC_URL: 'http://localhost:8080',
+        WEB_APP_URL: 'http://localhost:8080',
+        LOG_LEVEL: 'error',
+      };
       const app = await createApp({ env });
       try {
         await app.init();
-        const doc = sortDeep(buildOpenApiDocument(app, AppConfig.fromEnv({ ...process.env, ...env })));
+        const doc = sortDeep(
+          buildOpenApiDocument(app, AppConfig.fromEnv({ ...process.env, ...env })),
+        );
         const text = JSON.stringify(doc, null, 2) + '\n';
         const file = join(ROOT, 'openapi', 'openapi.json');
         if (check) {
           const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
           if (current !== text) {
-            console.error('openapi/openapi.json is stale: run `npm run openapi` and commit the result');
+            console.error(
+              'openapi/openapi.json is stale: run `npm run openapi` and commit the result',
+            );
             return 1;
           }
           console.log('openapi/openapi.json is fresh');

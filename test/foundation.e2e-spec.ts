@@ -75,7 +75,10 @@ describe('foundation: errors, discovery, health, docs', () => {
       for (const path of ['/v1/__probe/boom', '/v1/__probe/sql']) {
         const res = await http(app).get(path);
         expect(res.status).toBe(500);
-        expect(res.body).toEqual({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error.' });
+        expect(res.body).toEqual({
+          code: 'INTERNAL_SERVER_ERROR',
+          message: 'Internal server error.',
+        });
         expect(res.text).not.toMatch(/SELECT|password_hash|table_that_does_not_exist|at \w+ \(/);
         expect(res.headers['x-request-id']).toEqual(expect.any(String));
       }
@@ -97,7 +100,13 @@ describe('foundation: errors, discovery, health, docs', () => {
     });
 
     it('treats unknown or malformed credentials as anonymous (401)', async () => {
-      for (const header of ['nonsense-token', 'Bearer nope', 'bearer nope', 'Bot 1.x', 'Admin adm_1_x']) {
+      for (const header of [
+        'nonsense-token',
+        'Bearer nope',
+        'bearer nope',
+        'Bot 1.x',
+        'Admin adm_1_x',
+      ]) {
         const res = await http(app).get('/v1/__probe/user').set('Authorization', header);
         expect(res.status).toBe(401);
         expect(res.body.code).toBe('UNAUTHORIZED');
@@ -118,7 +127,9 @@ describe('foundation: errors, discovery, health, docs', () => {
 
   describe('discovery', () => {
     it('serves the document at /v1/.well-known/service with CORS *', async () => {
-      const res = await http(app).get('/v1/.well-known/service').set('Origin', 'https://elsewhere.example');
+      const res = await http(app)
+        .get('/v1/.well-known/service')
+        .set('Origin', 'https://elsewhere.example');
       expect(res.status).toBe(200);
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expect(res.body).toMatchObject({
@@ -183,7 +194,9 @@ describe('foundation: errors, discovery, health, docs', () => {
         'sessionToken',
       ]);
       const discovery = res.body.paths['/v1/.well-known/service'].get;
-      expect(Object.keys(discovery.responses)).toEqual(expect.arrayContaining(['200', '400', '429', '500']));
+      expect(Object.keys(discovery.responses)).toEqual(
+        expect.arrayContaining(['200', '400', '429', '500']),
+      );
     });
   });
 });
@@ -194,7 +207,10 @@ describe('foundation: broken dependencies', () => {
     try {
       const res = await http(app).get('/v1/health/ready');
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', checks: { database: 'ok', redis: 'down' } });
+      expect(res.body).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        checks: { database: 'ok', redis: 'down' },
+      });
     } finally {
       await app.close();
     }

@@ -5,7 +5,10 @@ import { ProbeModule } from './helpers/probe.module';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-function expect429(res: { status: number; body: Record<string, unknown>; headers: Record<string, string> }, global: boolean) {
+function expect429(
+  res: { status: number; body: Record<string, unknown>; headers: Record<string, string> },
+  global: boolean,
+) {
   expect(res.status).toBe(429);
   expect(res.body).toEqual({
     code: 'RATE_LIMITED',
@@ -61,16 +64,19 @@ describe('rate limiting (memory storage)', () => {
         statuses.push(last.status);
       }
       expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
-      expect429(last!, true);
+      expect429(last, true);
     } finally {
       await strict.close();
     }
   });
 
   it('is off with RATE_LIMITS=off (benchmarks only)', async () => {
-    const off = await createTestApp({ env: { RATE_LIMITS: 'off', RATE_LIMIT_OVERRIDES: 'discovery=1/60s' } });
+    const off = await createTestApp({
+      env: { RATE_LIMITS: 'off', RATE_LIMIT_OVERRIDES: 'discovery=1/60s' },
+    });
     try {
-      for (let i = 0; i < 3; i++) expect((await http(off).get('/v1/.well-known/service')).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await http(off).get('/v1/.well-known/service')).status).toBe(200);
     } finally {
       await off.close();
     }
@@ -111,15 +117,21 @@ describe('rate limiting (Redis storage shared by two instances)', () => {
 
   it('shares one budget across instances', async () => {
     // 1 request already spent on `a` above: 3 more across both, then both refuse.
-    expect((await http(b).get('/v1/.well-known/service').set('X-Forwarded-For', ip)).status).toBe(200);
-    expect((await http(a).get('/v1/.well-known/service').set('X-Forwarded-For', ip)).status).toBe(200);
+    expect((await http(b).get('/v1/.well-known/service').set('X-Forwarded-For', ip)).status).toBe(
+      200,
+    );
+    expect((await http(a).get('/v1/.well-known/service').set('X-Forwarded-For', ip)).status).toBe(
+      200,
+    );
     const last = await http(b).get('/v1/.well-known/service').set('X-Forwarded-For', ip);
     expect(last.status).toBe(200);
     expect(last.headers['x-ratelimit-remaining']).toBe('0');
     expect429(await http(a).get('/v1/.well-known/service').set('X-Forwarded-For', ip), false);
     expect429(await http(b).get('/v1/.well-known/service').set('X-Forwarded-For', ip), false);
     // Another client is unaffected.
-    const other = await http(b).get('/v1/.well-known/service').set('X-Forwarded-For', `${ip.split('.').slice(0, 3).join('.')}.${unique().length}`);
+    const other = await http(b)
+      .get('/v1/.well-known/service')
+      .set('X-Forwarded-For', `${ip.split('.').slice(0, 3).join('.')}.${unique().length}`);
     expect(other.status).toBe(200);
   });
 });

@@ -25,7 +25,12 @@ export class AppConfig {
   readonly mail: { smtpUrl: string | null; from: string };
   readonly sms: {
     provider: 'log' | 'twilio';
-    twilio: { baseUrl: string; accountSid: string | null; authToken: string | null; from: string | null };
+    twilio: {
+      baseUrl: string;
+      accountSid: string | null;
+      authToken: string | null;
+      from: string | null;
+    };
   };
   readonly webauthn: { rpId: string; rpName: string; origins: string[] };
   readonly sso: {
@@ -63,7 +68,10 @@ export class AppConfig {
     this.dataDir = resolve(env.DATA_DIR ?? './data');
     this.database = { url: env.DATABASE_URL ?? null, poolSize: env.DATABASE_POOL_SIZE ?? 10 };
     this.redisUrl = env.REDIS_URL ?? null;
-    this.mail = { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM ?? 'Parley <no-reply@localhost>' };
+    this.mail = {
+      smtpUrl: env.SMTP_URL ?? null,
+      from: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',
+    };
     this.sms = {
       provider: (env.SMS_PROVIDER as 'log' | 'twilio') ?? 'log',
       twilio: {
@@ -90,7 +98,9 @@ export class AppConfig {
       autoProvision: on(env.SSO_AUTO_PROVISION, false),
     };
     if (this.sso.enabled && (!this.sso.issuer || !this.sso.clientId)) {
-      throw new Error('Invalid configuration:\n  SSO_ENABLED=on needs SSO_ISSUER and SSO_CLIENT_ID');
+      throw new Error(
+        'Invalid configuration:\n  SSO_ENABLED=on needs SSO_ISSUER and SSO_CLIENT_ID',
+      );
     }
     this.registration = on(env.REGISTRATION, true);
     this.ipAuthorization = on(env.IP_AUTHORIZATION, true);
@@ -139,7 +149,10 @@ function loadOrCreateSecretKey(dataDir: string): Buffer {
 }
 
 function readPackageVersion(): string {
-  for (const p of [join(__dirname, '../../package.json'), join(__dirname, '../../../package.json')]) {
+  for (const p of [
+    join(__dirname, '../../package.json'),
+    join(__dirname, '../../../package.json'),
+  ]) {
     if (existsSync(p)) return (JSON.parse(readFileSync(p, 'utf8')) as { version: string }).version;
   }
   return '0.0.0';

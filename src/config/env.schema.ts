@@ -26,12 +26,14 @@ export class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
   @IsOptional() @IsUrl(url) PUBLIC_URL?: string;
   @IsOptional() @IsUrl(url) WEB_APP_URL?: string;
-  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE?: number;
   @IsOptional() @IsString() @MinLength(1) DATA_DIR?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
-  @IsOptional() @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
+  @IsOptional()
+  @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;
   @IsOptional() @IsString() MAIL_FROM?: string;
   @IsOptional() @IsIn(['log', 'twilio']) SMS_PROVIDER?: string;
@@ -54,7 +56,8 @@ export class EnvSchema {
   @IsOptional() @IsIn(['on', 'off']) IP_AUTHORIZATION?: string;
   @IsOptional() @IsString() TRUST_PROXY?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1023) WORKER_ID?: number;
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
   @IsOptional() @IsIn(['on', 'off']) RATE_LIMITS?: string;
   @IsOptional()
@@ -62,7 +65,8 @@ export class EnvSchema {
     message: 'must look like "bucket=limit/window,…" e.g. "global=100/1s,auth:login=5/10s"',
   })
   RATE_LIMIT_OVERRIDES?: string;
-  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hex characters (32 bytes)' })
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hex characters (32 bytes)' })
   SECRET_KEY?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) MAX_WEBHOOKS_PER_CHANNEL?: number;
   @IsOptional() @IsEmail() ADMIN_EMAIL?: string;
@@ -74,7 +78,8 @@ export function validateEnv(raw: Record<string, unknown>): EnvSchema {
   const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
   if (errors.length > 0) {
     const lines = errors.map(
-      (e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+      (e) =>
+        `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }

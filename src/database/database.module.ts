@@ -1,4 +1,12 @@
-import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -88,10 +96,7 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [
-        { provide: DATABASE_OPTIONS, useValue: options },
-        MigrationRunner,
-      ],
+      providers: [{ provide: DATABASE_OPTIONS, useValue: options }, MigrationRunner],
       exports: [TypeOrmModule],
     };
   }

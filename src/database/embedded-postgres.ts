@@ -19,7 +19,8 @@ export function startEmbeddedPostgres(
   dataDir: string,
   options: { port?: number; timeoutMs?: number } = {},
 ): Promise<EmbeddedPostgresHandle> {
-  if (!existsSync(SERVER_SCRIPT)) throw new Error(`embedded database server missing at ${SERVER_SCRIPT}`);
+  if (!existsSync(SERVER_SCRIPT))
+    throw new Error(`embedded database server missing at ${SERVER_SCRIPT}`);
   const child: ChildProcess = fork(SERVER_SCRIPT, [], {
     env: { ...process.env, PGLITE_DATA_DIR: dataDir, PGLITE_PORT: String(options.port ?? 0) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -18,7 +18,9 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<strin
 }
 
 /** SQL statements that would bring the schema in line with the entities (empty = in sync). */
-export async function pendingSchemaChanges(dataSource: DataSource): Promise<{ up: string[]; down: string[] }> {
+export async function pendingSchemaChanges(
+  dataSource: DataSource,
+): Promise<{ up: string[]; down: string[] }> {
   const log = await dataSource.driver.createSchemaBuilder().log();
   return {
     up: log.upQueries.map((q) => q.query),

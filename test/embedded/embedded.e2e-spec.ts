@@ -11,7 +11,9 @@ describe('embedded database', () => {
     expect(process.env.PARLEY_TEST_DATABASE_KIND).toBe('embedded');
     app = await createTestApp();
     db = app.get(DataSource);
-    await db.query('CREATE TABLE IF NOT EXISTS isolation_probe (id int PRIMARY KEY, v text NOT NULL)');
+    await db.query(
+      'CREATE TABLE IF NOT EXISTS isolation_probe (id int PRIMARY KEY, v text NOT NULL)',
+    );
   });
   afterAll(async () => {
     await db.query('DROP TABLE IF EXISTS isolation_probe');
@@ -41,19 +43,23 @@ describe('embedded database', () => {
     await aStarted;
     // B runs concurrently: it must never observe A's uncommitted row.
     const b = db.transaction(async (m) => {
-      const rows = (await m.query('SELECT v FROM isolation_probe WHERE id = 1')) as unknown[];
+      const rows = await m.query<unknown[]>('SELECT v FROM isolation_probe WHERE id = 1');
       await m.query('INSERT INTO isolation_probe VALUES (2, $1)', ['committed']);
       return rows;
     });
     setTimeout(release, 200);
     expect(await a).toBe('roll back');
     expect(await b).toEqual([]);
-    const after = (await db.query('SELECT id, v FROM isolation_probe ORDER BY id')) as Array<{ id: number; v: string }>;
+    const after = await db.query<Array<{ id: number; v: string }>>(
+      'SELECT id, v FROM isolation_probe ORDER BY id',
+    );
     expect(after).toEqual([{ id: 2, v: 'committed' }]);
   });
 
   it('surfaces PostgreSQL error codes like a real server', async () => {
-    await expect(db.query('INSERT INTO isolation_probe VALUES (2, $1)', ['dup'])).rejects.toMatchObject({
+    await expect(
+      db.query('INSERT INTO isolation_probe VALUES (2, $1)', ['dup']),
+    ).rejects.toMatchObject({
       driverError: expect.objectContaining({ code: '23505' }),
     });
     await expect(db.query('SELECT $1::int', ['not a number'])).rejects.toMatchObject({

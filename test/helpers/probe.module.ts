@@ -1,7 +1,15 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Type } from 'class-transformer';
-import { IsDefined, IsEmail, IsInt, IsString, Max, MaxLength, ValidateNested } from 'class-validator';
+import {
+  IsDefined,
+  IsEmail,
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { DataSource } from 'typeorm';
 import { Auth, CurrentCaller, Public } from '../../src/common/auth/auth.decorator';
 import type { Caller } from '../../src/common/auth/caller';

@@ -1,7 +1,10 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
-import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../src/database/embedded-postgres';
+import {
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../src/database/embedded-postgres';
 
 export interface TestDatabase {
   url: string;
@@ -11,7 +14,12 @@ export interface TestDatabase {
 
 /** Runs every migration once before the workers start (they then boot without migrating). */
 async function migrate(url: string): Promise<void> {
-  const ds = new DataSource({ type: 'postgres', url, migrations: MIGRATIONS, migrationsTableName: 'migrations' });
+  const ds = new DataSource({
+    type: 'postgres',
+    url,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+  });
   await ds.initialize();
   try {
     await ds.runMigrations({ transaction: 'each' });

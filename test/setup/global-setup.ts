@@ -8,5 +8,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.PARLEY_TEST_DATABASE_KIND = db.kind;
   const g = globalThis as { __parleyTestDbs?: Array<typeof db> };
   (g.__parleyTestDbs ??= []).push(db);
-  console.log(`\n[e2e] database: ${db.kind === 'postgres' ? 'PostgreSQL (TEST_DATABASE_URL)' : 'embedded PGlite'}`);
+  console.log(
+    `\n[e2e] database: ${db.kind === 'postgres' ? 'PostgreSQL (TEST_DATABASE_URL)' : 'embedded PGlite'}`,
+  );
 }

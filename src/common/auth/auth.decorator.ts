@@ -1,4 +1,10 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  SetMetadata,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { ErrorResponse } from '../http/error.response';
 import { AdminAclGuard } from './admin-acl.guard';
@@ -43,7 +49,10 @@ export function Auth(options: AuthOptions): MethodDecorator & ClassDecorator {
     UseGuards(admin ? AdminAclGuard : BearerGuard),
     ...kinds.map((k) => ApiSecurity(SECURITY[k])),
     ApiUnauthorizedResponse({ type: ErrorResponse, description: 'Missing or invalid credentials' }),
-    ApiForbiddenResponse({ type: ErrorResponse, description: 'Credentials lack the required kind, scope or ACL' }),
+    ApiForbiddenResponse({
+      type: ErrorResponse,
+      description: 'Credentials lack the required kind, scope or ACL',
+    }),
   );
 }
 

@@ -27,12 +27,16 @@ export class CallerGuard implements CanActivate {
     const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets);
     const auth = this.reflector.getAllAndOverride<unknown>(AUTH_METADATA, targets);
     if (!isPublic && !auth) {
-      this.logger.error(`route ${context.getClass().name}.${context.getHandler().name} has neither @Auth nor @Public`);
+      this.logger.error(
+        `route ${context.getClass().name}.${context.getHandler().name} has neither @Auth nor @Public`,
+      );
       throw new ApiError(ErrorCode.Unauthorized);
     }
     const req = context.switchToHttp().getRequest<ParleyRequest>();
     const parsed = parseAuthorization(req.headers.authorization, isAdminPath(req.path));
-    if (parsed) req.caller = (await this.resolvers.resolve(parsed.scheme, parsed.credential, req)) ?? undefined;
+    if (parsed)
+      req.caller =
+        (await this.resolvers.resolve(parsed.scheme, parsed.credential, req)) ?? undefined;
     return true;
   }
 }

@@ -17,11 +17,16 @@ export class CredentialResolvers {
   private readonly resolvers = new Map<CredentialScheme, CredentialResolver>();
 
   register(scheme: CredentialScheme, resolver: CredentialResolver): void {
-    if (this.resolvers.has(scheme)) throw new Error(`a resolver for "${scheme}" is already registered`);
+    if (this.resolvers.has(scheme))
+      throw new Error(`a resolver for "${scheme}" is already registered`);
     this.resolvers.set(scheme, resolver);
   }
 
-  async resolve(scheme: CredentialScheme, credential: string, req: ParleyRequest): Promise<Caller | null> {
+  async resolve(
+    scheme: CredentialScheme,
+    credential: string,
+    req: ParleyRequest,
+  ): Promise<Caller | null> {
     const caller = (await this.resolvers.get(scheme)?.resolve(credential, req)) ?? null;
     // `Bearer <token>` falls back to a session token (DESIGN.md §3).
     if (!caller && scheme === 'bearer') {

@@ -23,7 +23,11 @@ export class ServiceDiscoveryRegistry {
     for (const [k, v] of Object.entries(entries)) this.limits.set(k, v);
   }
 
-  snapshot(): { endpoints: Record<string, string>; features: Record<string, boolean>; limits: Record<string, unknown> } {
+  snapshot(): {
+    endpoints: Record<string, string>;
+    features: Record<string, boolean>;
+    limits: Record<string, unknown>;
+  } {
     return {
       endpoints: Object.fromEntries(this.endpoints),
       features: Object.fromEntries(this.features),

@@ -50,17 +50,17 @@ export function toApiError(exception: unknown): ApiError | OAuthError | null {
   if (exception instanceof QueryFailedError) {
     const sqlState = (exception.driverError as { code?: string } | undefined)?.code;
     if (sqlState && PG_INPUT_ERRORS.has(sqlState)) {
-      return new ApiError(ErrorCode.BadRequest, 'A value in the request is out of range or malformed.');
+      return new ApiError(
+        ErrorCode.BadRequest,
+        'A value in the request is out of range or malformed.',
+      );
     }
     if (sqlState === '23505') return new ApiError(ErrorCode.Conflict);
   }
   return null;
 }
 
-export function sendError(
-  res: Response,
-  error: ApiError | OAuthError,
-): void {
+export function sendError(res: Response, error: ApiError | OAuthError): void {
   if (res.headersSent) return;
   if (error instanceof OAuthError) {
     res.setHeader('Cache-Control', 'no-store');
@@ -77,9 +77,15 @@ export function sendError(
 function describeForLog(exception: unknown): Record<string, unknown> {
   if (exception instanceof QueryFailedError) {
     const driver = exception.driverError as { code?: string; message?: string } | undefined;
-    return { type: 'QueryFailedError', sqlState: driver?.code, message: driver?.message, stack: exception.stack };
+    return {
+      type: 'QueryFailedError',
+      sqlState: driver?.code,
+      message: driver?.message,
+      stack: exception.stack,
+    };
   }
-  if (exception instanceof Error) return { type: exception.name, message: exception.message, stack: exception.stack };
+  if (exception instanceof Error)
+    return { type: exception.name, message: exception.message, stack: exception.stack };
   return { type: typeof exception, value: String(exception) };
 }
 
@@ -98,7 +104,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     this.logger.error(
-      { err: describeForLog(exception), reqId: req?.id, method: req?.method, url: redactUrl(req?.originalUrl ?? '') },
+      {
+        err: describeForLog(exception),
+        reqId: req?.id,
+        method: req?.method,
+        url: redactUrl(req?.originalUrl ?? ''),
+      },
       'Unhandled error',
     );
     sendError(res, new ApiError(ErrorCode.InternalServerError));

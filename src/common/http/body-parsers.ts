@@ -15,7 +15,10 @@ export const LARGE_BODY_PATHS = [/^\/v1\/webhooks\/[^/]+\/[^/]+\/repohost\/?$/];
  * (an unparsable body is a 400, never `{}`).
  */
 export function registerBodyParsers(app: Express, limits: { json: number; large: number }): void {
-  const largeJson = express.json({ limit: limits.large, type: ['application/json', 'application/*+json'] });
+  const largeJson = express.json({
+    limit: limits.large,
+    type: ['application/json', 'application/*+json'],
+  });
   app.use((req, res, next) => {
     if (LARGE_BODY_PATHS.some((re) => re.test(req.path))) largeJson(req, res, next);
     else next();
@@ -26,7 +29,10 @@ export function registerBodyParsers(app: Express, limits: { json: number; large:
     const apiError = toApiError(err);
     if (!apiError) return next(err);
     if (OAUTH_ERROR_PATHS.test(req.path)) {
-      return sendError(res, new OAuthError('invalid_request', 'The request body could not be parsed.'));
+      return sendError(
+        res,
+        new OAuthError('invalid_request', 'The request body could not be parsed.'),
+      );
     }
     sendError(res, apiError instanceof ApiError ? apiError : new ApiError(ErrorCode.BadRequest));
   };

@@ -32,7 +32,11 @@ export function loggerParams(config: AppConfig): Params {
       },
       // Keep the per-request line small: method, url, status, time.
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url),
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) =>

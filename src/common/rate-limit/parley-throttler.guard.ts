@@ -76,7 +76,10 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
-    throw new ApiError(ErrorCode.RateLimited, undefined, { retry_after: detail.timeToBlockExpire, global: false });
+    throw new ApiError(ErrorCode.RateLimited, undefined, {
+      retry_after: detail.timeToBlockExpire,
+      global: false,
+    });
   }
 }
 

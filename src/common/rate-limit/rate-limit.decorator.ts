@@ -15,7 +15,10 @@ export interface RateLimitMetadata {
 /** Puts a route in a named rate-limit bucket. */
 export function RateLimit(bucket: BucketName, options: { global?: boolean } = {}) {
   return applyDecorators(
-    SetMetadata(RATE_LIMIT_METADATA, { bucket, global: options.global ?? true } satisfies RateLimitMetadata),
+    SetMetadata(RATE_LIMIT_METADATA, {
+      bucket,
+      global: options.global ?? true,
+    } satisfies RateLimitMetadata),
   );
 }
 

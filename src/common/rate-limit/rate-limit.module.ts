@@ -47,7 +47,8 @@ function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimit
                 if (meta.skip) return true;
                 return name === 'global' ? !meta.global : meta.bucket !== name;
               },
-              getTracker: (req: Record<string, unknown>) => trackerFor(bucket.tracker, req as unknown as ParleyRequest),
+              getTracker: (req: Record<string, unknown>) =>
+                trackerFor(bucket.tracker, req as unknown as ParleyRequest),
               generateKey: (_context: ExecutionContext, tracker: string, throttlerName: string) =>
                 `rl:${throttlerName}:${tracker}`,
             };

@@ -13,7 +13,11 @@ export const REDIS = Symbol('REDIS');
       inject: [AppConfig],
       useFactory: (config: AppConfig): Redis | null =>
         config.redisUrl
-          ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+          ? new Redis(config.redisUrl, {
+              maxRetriesPerRequest: 2,
+              enableOfflineQueue: true,
+              lazyConnect: false,
+            })
           : null,
     },
   ],
@@ -23,6 +27,7 @@ export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.redis && this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis?.disconnect());
+    if (this.redis && this.redis.status !== 'end')
+      await this.redis.quit().catch(() => this.redis?.disconnect());
   }
 }

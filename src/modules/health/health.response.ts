@@ -4,6 +4,10 @@ export class HealthResponse {
   @ApiProperty({ example: 'ok' })
   status: 'ok';
   /** Per-dependency state (`ok` or `down`). */
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { database: 'ok' } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { database: 'ok' },
+  })
   checks: Record<string, 'ok' | 'down'>;
 }

@@ -36,7 +36,11 @@ export class DiscoveryResponse {
   api_code_version: string;
   endpoints: DiscoveryEndpoints;
   /** What this instance has enabled. */
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'boolean' }, example: { registration: true, sso: false } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'boolean' },
+    example: { registration: true, sso: false },
+  })
   features: Record<string, boolean>;
   /** Rate-limit buckets and maximum lengths. */
   @ApiProperty({ type: 'object', additionalProperties: true })

@@ -2,5 +2,9 @@ import { Module } from '@nestjs/common';
 import { InstanceController } from './instance.controller';
 import { InstanceService } from './instance.service';
 
-@Module({ controllers: [InstanceController], providers: [InstanceService], exports: [InstanceService] })
+@Module({
+  controllers: [InstanceController],
+  providers: [InstanceService],
+  exports: [InstanceService],
+})
 export class InstanceModule {}

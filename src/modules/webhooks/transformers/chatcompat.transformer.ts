@@ -39,7 +39,7 @@ export function slackToMarkdown(text: string): string {
   for (const match of text.matchAll(/<([^<>|]*)(?:\|([^<>]*))?>/g)) {
     const [whole, target, label] = match;
     out += unescapeSlack(text.slice(last, match.index));
-    last = match.index! + whole.length;
+    last = match.index + whole.length;
     const cleanTarget = unescapeSlack(target);
     const cleanLabel = label === undefined ? undefined : unescapeSlack(label);
     const sigil = cleanTarget[0];
