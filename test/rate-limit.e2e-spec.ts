@@ -57,14 +57,10 @@ describe('rate limiting (memory storage)', () => {
     });
     try {
       // Validation-failing requests still count: the throttler runs before the handler.
-      const statuses: number[] = [];
-      let last;
-      for (let i = 0; i < 6; i++) {
-        last = await http(strict).post('/v1/__probe/echo').send({});
-        statuses.push(last.status);
-      }
-      expect(statuses.slice(0, 5)).toEqual([400, 400, 400, 400, 400]);
-      expect429(last, true);
+      const responses = [];
+      for (let i = 0; i < 6; i++) responses.push(await http(strict).post('/v1/__probe/echo').send({}));
+      expect(responses.slice(0, 5).map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
+      expect429(responses[5], true);
     } finally {
       await strict.close();
     }
