@@ -1,8 +1,9 @@
+import { Accounts1795327247067 } from './1795327247067-Accounts';
 import type { MixedList } from 'typeorm';
 
 /**
- * Every migration, in order. `npm run migration:generate -- <Name>` writes a new file here;
- * add its class to this list. Landed migrations are never edited.
+ * Every migration, in order. `npm run migration:generate -- <Name>` writes a new file here and
+ * appends its class to this list. Landed migrations are never edited.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: MixedList<Function> = [];
+export const MIGRATIONS: MixedList<Function> = [Accounts1795327247067];

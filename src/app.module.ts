@@ -13,9 +13,11 @@ import { DatabaseModule, DatabaseModuleOptions } from './database/database.modul
 import { RedisModule } from './infra/redis/redis.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstanceModule } from './modules/instance/instance.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { UsersModule } from './modules/users/users.module';
 
 /** The domain modules, in dependency order. */
-const DOMAIN_MODULES = [InstanceModule, HealthModule];
+const DOMAIN_MODULES = [InstanceModule, HealthModule, UsersModule, AuthModule];
 
 @Module({})
 export class AppModule {

@@ -58,7 +58,8 @@ describe('rate limiting (memory storage)', () => {
     try {
       // Validation-failing requests still count: the throttler runs before the handler.
       const responses = [];
-      for (let i = 0; i < 6; i++) responses.push(await http(strict).post('/v1/__probe/echo').send({}));
+      for (let i = 0; i < 6; i++)
+        responses.push(await http(strict).post('/v1/__probe/echo').send({}));
       expect(responses.slice(0, 5).map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
       expect429(responses[5], true);
     } finally {

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { slugify } from 'transliteration';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { AppConfig } from '../../config/app.config';
+import { UsersService } from '../users/users.service';
+import type { AuthLoginResult, AuthTokenWithUserIdResponse } from './auth.response';
+import type { LoginDto } from './dto/login.dto';
+import type { RegisterDto } from './dto/register.dto';
+import { PasswordService } from './password.service';
+import { SessionOrigin, SessionsService } from './sessions.service';
+
+const MIN_AGE_YEARS = 13;
+
+/** Whole years between a YYYY-MM-DD birth date and today (UTC); null for impossible dates. */
+export function ageInYears(dateOfBirth: string, now = new Date()): number | null {
+  const [y, m, d] = dateOfBirth.split('-').map(Number);
+  const dob = new Date(Date.UTC(y, m - 1, d));
+  if (dob.getUTCFullYear() !== y || dob.getUTCMonth() !== m - 1 || dob.getUTCDate() !== d)
+    return null;
+  if (y < 1900 || dob > now) return null;
+  let age = now.getUTCFullYear() - y;
+  if (now.getUTCMonth() < m - 1 || (now.getUTCMonth() === m - 1 && now.getUTCDate() < d)) age -= 1;
+  return age;
+}
+
+/** A username from a display name: ASCII-transliterated, `[A-Za-z0-9_]`, 2-32 characters. */
+export function usernameFromGlobalName(globalName: string | undefined): string {
+  const base = slugify(globalName ?? '', { separator: '_', lowercase: true, trim: true })
+    .replace(/[^a-z0-9_]/g, '')
+    .replace(/_+/g, '_')
+    .replace(/^_|_$/g, '')
+    .slice(0, 32);
+  return base.length >= 2 ? base : `user${base}`.slice(0, 32);
+}
+
+/** Registration and password login. */
+@Injectable()
+export class AuthService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly config: AppConfig,
+    private readonly users: UsersService,
+    private readonly passwords: PasswordService,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  async register(dto: RegisterDto, origin: SessionOrigin): Promise<AuthTokenWithUserIdResponse> {
+    if (!this.config.registration) throw new ApiError(ErrorCode.RegistrationDisabled);
+    const age = ageInYears(dto.date_of_birth);
+    if (age === null)
+      throw ApiError.field('date_of_birth', 'DATE_OF_BIRTH_INVALID', 'Not a valid date.');
+    if (age < MIN_AGE_YEARS) {
+      throw ApiError.field(
+        'date_of_birth',
+        'DATE_OF_BIRTH_UNDERAGE',
+        `You must be at least ${MIN_AGE_YEARS} years old.`,
+      );
+    }
+    const email = dto.email?.trim() || null;
+    const username = dto.username ?? usernameFromGlobalName(dto.global_name);
+    // Hash before the transaction: argon2 is slow and must not hold a database lease.
+    const passwordHash = dto.password ? await this.passwords.hash(dto.password) : null;
+    return this.db.transaction(async (manager) => {
+      if (email && (await this.users.emailTaken(email, manager))) {
+        throw ApiError.field('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
+      }
+      const user = await this.users.create(
+        {
+          username,
+          globalName: dto.global_name ?? null,
+          email,
+          passwordHash,
+          dateOfBirth: dto.date_of_birth,
+        },
+        manager,
+      );
+      const { token } = await this.sessions.create(user.id, origin, manager);
+      return { token, user_id: user.id };
+    });
+  }
+
+  async login(dto: LoginDto, origin: SessionOrigin): Promise<AuthLoginResult> {
+    const user = await this.users.findByEmail(dto.email.trim());
+    // Unknown e-mail and wrong password take the same time and give the same answer.
+    const ok = await this.passwords.verify(user?.passwordHash ?? null, dto.password);
+    if (!user || !ok) throw this.invalidLogin();
+    const { token } = await this.sessions.create(user.id, origin);
+    return { token, user_id: user.id };
+  }
+
+  private invalidLogin(): ApiError {
+    const message = 'Login or password is invalid.';
+    return ApiError.form([
+      { path: 'email', code: 'INVALID_LOGIN', message },
+      { path: 'password', code: 'INVALID_LOGIN', message },
+    ]);
+  }
+}

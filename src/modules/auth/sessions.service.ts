@@ -1,0 +1,113 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
+import type { CredentialResolver } from '../../common/auth/credential-resolvers';
+import { CredentialResolvers } from '../../common/auth/credential-resolvers';
+import type { SessionCaller } from '../../common/auth/caller';
+import { randomToken, sha256 } from '../../common/crypto/tokens';
+import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { clientInfoFromUserAgent } from './client-info';
+import { SessionEntity } from './session.entity';
+
+const TOUCH_INTERVAL_MS = 60_000;
+const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface SessionOrigin {
+  ip?: string | null;
+  userAgent?: string;
+}
+
+/** Opaque session tokens: random, stored as SHA-256, looked up with one indexed query. */
+@Injectable()
+export class SessionsService implements CredentialResolver, OnModuleInit {
+  private readonly logger = new Logger(SessionsService.name);
+  // When this process last bumped a session's approx_last_used_at (bounded by the sweep below).
+  private readonly lastTouch = new Map<string, number>();
+
+  constructor(
+    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
+    private readonly snowflakes: SnowflakeService,
+    private readonly resolvers: CredentialResolvers,
+  ) {}
+
+  onModuleInit(): void {
+    this.resolvers.register('session', this);
+  }
+
+  /** Mints a session; returns the token (shown once). */
+  async create(
+    userId: string,
+    origin: SessionOrigin,
+    manager?: EntityManager,
+  ): Promise<{ token: string; session: SessionEntity }> {
+    const token = randomToken(32);
+    const repo = manager ? manager.getRepository(SessionEntity) : this.sessions;
+    const session = repo.create({
+      id: this.snowflakes.next(),
+      userId,
+      tokenHash: sha256(token),
+      clientInfo: clientInfoFromUserAgent(origin.userAgent),
+      ip: origin.ip ?? null,
+      approxLastUsedAt: new Date(),
+    });
+    await repo.insert(session);
+    return { token, session };
+  }
+
+  async resolve(token: string): Promise<SessionCaller | null> {
+    if (!TOKEN_RE.test(token)) return null;
+    const rows = await this.sessions.query<Array<{ id: string; user_id: string }>>(
+      'SELECT id, user_id FROM auth_sessions WHERE token_hash = $1',
+      [sha256(token)],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    this.touch(row.id);
+    return { kind: 'session', userId: row.user_id, sessionId: row.id };
+  }
+
+  // Cheap "last used": at most one UPDATE per session per minute, never awaited by the request.
+  private touch(sessionId: string): void {
+    const now = Date.now();
+    const last = this.lastTouch.get(sessionId);
+    if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
+    if (this.lastTouch.size > 100_000) this.lastTouch.clear();
+    this.lastTouch.set(sessionId, now);
+    this.sessions
+      .query(
+        `UPDATE auth_sessions SET approx_last_used_at = now()
+          WHERE id = $1 AND (approx_last_used_at IS NULL OR approx_last_used_at < now() - interval '60 seconds')`,
+        [sessionId],
+      )
+      .catch((err: Error) => this.logger.warn(`could not touch session: ${err.message}`));
+  }
+
+  listForUser(userId: string): Promise<SessionEntity[]> {
+    return this.sessions.find({ where: { userId }, order: { id: 'DESC' }, take: 200 });
+  }
+
+  async revoke(sessionId: string, manager?: EntityManager): Promise<void> {
+    const repo = manager ? manager.getRepository(SessionEntity) : this.sessions;
+    await repo.delete({ id: sessionId });
+  }
+
+  /** Revokes the user's sessions whose id_hash (base64url SHA-256 of the token) is listed. */
+  async revokeByIdHashes(userId: string, idHashes: string[]): Promise<number> {
+    const hashes = idHashes.map((h) => Buffer.from(h, 'base64url')).filter((b) => b.length === 32);
+    if (hashes.length === 0) return 0;
+    const res = await this.sessions.delete({ userId, tokenHash: In(hashes) });
+    return res.affected ?? 0;
+  }
+
+  /** Ends every session of a user (optionally keeping one). */
+  async revokeAllForUser(
+    userId: string,
+    exceptSessionId?: string,
+    manager?: EntityManager,
+  ): Promise<void> {
+    const repo = manager ? manager.getRepository(SessionEntity) : this.sessions;
+    const qb = repo.createQueryBuilder().delete().where('user_id = :userId', { userId });
+    if (exceptSessionId) qb.andWhere('id <> :id', { id: exceptSessionId });
+    await qb.execute();
+  }
+}
