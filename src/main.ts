@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import { createApp } from './app.setup';
 import { AppConfig } from './config/app.config';
@@ -17,7 +18,7 @@ async function bootstrap(): Promise<void> {
   // Keep-alive longer than typical load-balancer idle timeouts; SIGTERM closes the listener
   // and lets in-flight requests finish (enableShutdownHooks → app.close()).
   server.keepAliveTimeout = 65_000;
-  console.log(`Parley API listening on ${config.publicUrl} (Swagger UI: ${config.publicUrl}/docs)`);
+  new Logger('Parley').log(`listening on ${config.publicUrl} (Swagger UI: ${config.publicUrl}/docs)`);
 }
 
 void bootstrap();
