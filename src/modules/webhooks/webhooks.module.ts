@@ -5,6 +5,11 @@ import { GuildsModule } from '../guilds/guilds.module';
 import { UsersModule } from '../users/users.module';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEntity } from './webhook.entity';
+import { WebhookExecuteController } from './webhook-execute.controller';
+import { WebhookExecutionService } from './webhook-execution.service';
+import { WebhookTokenCache } from './webhook-token-cache';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
 
 @Module({
   imports: [
@@ -13,7 +18,8 @@ import { WebhookEntity } from './webhook.entity';
     StorageModule,
     TypeOrmModule.forFeature([WebhookEntity, WebhookDeliveryEntity]),
   ],
-  controllers: [],
-  providers: [],
+  controllers: [WebhooksController, WebhookExecuteController],
+  providers: [WebhooksService, WebhookExecutionService, WebhookTokenCache],
+  exports: [WebhooksService],
 })
 export class WebhooksModule {}
