@@ -13,7 +13,6 @@ import type {
   RoleResponse,
 } from './guild.response';
 import type { MessageEntity } from './message.entity';
-import type { EmbedDto } from './dto/embed.dto';
 
 export function toGuildResponse(g: GuildEntity): GuildResponse {
   return {
@@ -73,7 +72,7 @@ export function toMessageResponse(m: MessageEntity): MessageResponse {
     id: m.id,
     channel_id: m.channelId,
     content: m.content,
-    embeds: m.embeds as EmbedDto[],
+    embeds: m.embeds,
     author: m.webhookId
       ? webhookAuthor(m.webhookId, m.webhookName, m.webhookAvatar)
       : m.author

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { UserEntity } from '../users/user.entity';
-import { normalizeDraft, type Embed } from '../webhooks/transformers/embed';
+import { normalizeDraft } from '../webhooks/transformers/embed';
 import type { CreateMessageDto } from './dto/create-message.dto';
 import type { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { GuildAccessService } from './guild-access.service';
@@ -61,7 +61,7 @@ export class MessagesService {
       channelId,
       Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES,
     );
-    const draft = normalizeDraft({ content: dto.content, embeds: (dto.embeds ?? []) as Embed[] });
+    const draft = normalizeDraft({ content: dto.content, embeds: dto.embeds ?? [] });
     if (!draft) throw new ApiError(ErrorCode.EmptyMessage);
     const author = await this.dataSource.getRepository(UserEntity).findOneByOrFail({ id: userId });
     const message = this.dataSource.getRepository(MessageEntity).create({

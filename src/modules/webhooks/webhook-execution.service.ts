@@ -6,7 +6,6 @@ import { constantTimeEqual, sha256 } from '../../common/crypto/tokens';
 import { ApiError, type FieldError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
-import type { EmbedDto } from '../guilds/dto/embed.dto';
 import { webhookAuthor } from '../guilds/guild.mapper';
 import type { MessageResponse } from '../guilds/guild.response';
 import { transformChatCompat } from './transformers/chatcompat.transformer';
@@ -116,7 +115,7 @@ export class WebhookExecutionService {
       id: row.id,
       channel_id: row.channel_id,
       content: draft.content ?? '',
-      embeds: draft.embeds as EmbedDto[],
+      embeds: draft.embeds,
       author: webhookAuthor(webhookId, row.webhook_name, row.webhook_avatar),
       webhook_id: webhookId,
       created_at: new Date(row.created_at).toISOString(),
