@@ -1,4 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { GuildAccessService } from '../src/modules/guilds/guild-access.service';
+import { GuildsService } from '../src/modules/guilds/guilds.service';
+import { Permissions } from '../src/modules/guilds/permissions';
 import { createTestApp, http } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
 import { addMember, createGuild, PNG_DATA_URI } from './helpers/guild-factories';
@@ -7,6 +11,7 @@ describe('guild core', () => {
   let app: NestExpressApplication;
   let owner: TestUser;
   let other: TestUser;
+  const outsiderId = () => other.userId;
 
   beforeAll(async () => {
     app = await createTestApp();
@@ -294,5 +299,57 @@ describe('guild core', () => {
       .set('Authorization', owner.token);
     expect(twice.status).toBe(404);
     expect(twice.body.code).toBe('UNKNOWN_MEMBER');
+  });
+
+  it('adds a bot member with its own role, idempotently (for OAuth2)', async () => {
+    const g = await createGuild(app, owner.token);
+    const bot = await registerUser(app);
+    const guilds = app.get(GuildsService);
+    const access = app.get(GuildAccessService);
+    const perms = Permissions.MANAGE_WEBHOOKS | Permissions.SEND_MESSAGES;
+    await guilds.addBotMember(g.guildId, bot.userId, perms, 'My Bot');
+    await guilds.addBotMember(g.guildId, bot.userId, perms, 'My Bot');
+    const granted = await access.requirePermission(
+      bot.userId,
+      g.guildId,
+      Permissions.MANAGE_WEBHOOKS,
+    );
+    expect(granted.isOwner).toBe(false);
+    await expect(
+      access.requirePermission(bot.userId, g.guildId, Permissions.MANAGE_GUILD),
+    ).rejects.toMatchObject({ code: 'MISSING_PERMISSIONS', status: 403 });
+    await expect(access.requirePermission(outsiderId(), g.guildId, 0n)).rejects.toMatchObject({
+      code: 'UNKNOWN_GUILD',
+      status: 404,
+    });
+    const roles = await app
+      .get(DataSource)
+      .query<Array<{ name: string; permissions: string }>>(
+        'SELECT name, permissions::text FROM guild_roles WHERE guild_id = $1 AND id <> guild_id',
+        [g.guildId],
+      );
+    expect(roles).toEqual([{ name: 'My Bot', permissions: perms.toString() }]);
+    await expect(guilds.addBotMember('999999999', bot.userId, perms, 'x')).rejects.toMatchObject({
+      code: 'UNKNOWN_GUILD',
+    });
+  });
+
+  it('publishes the guild routes in the OpenAPI document with security', async () => {
+    const res = await http(app).get('/docs/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths as Record<string, Record<string, { security?: unknown[] }>>;
+    expect(paths['/v1/guilds/{guild_id}'].patch.security).toEqual(
+      expect.arrayContaining([{ sessionToken: [] }, { botToken: [] }]),
+    );
+    expect(paths['/v1/webhooks/{webhook_id}/{token}/repohost'].post).toBeDefined();
+    for (const name of [
+      'RepoHostWebhook',
+      'ErrorTrackerWebhook',
+      'ChatCompatWebhookRequest',
+      'WebhookResponse',
+      'MessageResponse',
+    ]) {
+      expect(res.body.components.schemas[name]).toBeDefined();
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../src/common/crypto/tokens';
 import { transformRepoHost } from '../src/modules/webhooks/transformers/repohost.transformer';
-import { createTestApp, http } from './helpers/app';
+import { createTestApp, http, RELAXED_LIMITS } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
 import {
   addMember,
@@ -542,5 +542,31 @@ describe('webhooks', () => {
     expect(mine.token_hash.equals(sha256(w.token))).toBe(true);
     expect(mine.token_encrypted).toMatch(/^v1\./);
     expect(mine.token_encrypted).not.toContain(w.token);
+  });
+});
+
+describe('webhook execute rate limits', () => {
+  let app: NestExpressApplication;
+  beforeAll(async () => {
+    app = await createTestApp({
+      env: { RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},webhook:execute=2/1m` },
+    });
+  });
+  afterAll(() => app.close());
+
+  it('counts per webhook id, not per caller', async () => {
+    const owner = await registerUser(app);
+    const g = await createGuild(app, owner.token);
+    const a = await createWebhook(app, owner.token, g.channelId, 'a');
+    const b = await createWebhook(app, owner.token, g.channelId, 'b');
+    const post = (w: TestWebhook) =>
+      http(app).post(`/v1/webhooks/${w.id}/${w.token}`).send({ content: 'x' });
+    expect((await post(a)).status).toBe(204);
+    expect((await post(a)).status).toBe(204);
+    const limited = await post(a);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
+    expect(limited.headers['x-ratelimit-bucket']).toBe('webhook:execute');
+    expect((await post(b)).status).toBe(204);
   });
 });
