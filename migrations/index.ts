@@ -1,3 +1,4 @@
+import { GuildsChannelsMessagesWebhooks1795327793686 } from './1795327793686-GuildsChannelsMessagesWebhooks';
 import { Accounts1795327247067 } from './1795327247067-Accounts';
 import type { MixedList } from 'typeorm';
 
@@ -6,4 +7,7 @@ import type { MixedList } from 'typeorm';
  * appends its class to this list. Landed migrations are never edited.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: MixedList<Function> = [Accounts1795327247067];
+export const MIGRATIONS: MixedList<Function> = [
+  Accounts1795327247067,
+  GuildsChannelsMessagesWebhooks1795327793686,
+];

@@ -15,9 +15,18 @@ import { HealthModule } from './modules/health/health.module';
 import { InstanceModule } from './modules/instance/instance.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { UsersModule } from './modules/users/users.module';
+import { GuildsModule } from './modules/guilds/guilds.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 /** The domain modules, in dependency order. */
-const DOMAIN_MODULES = [InstanceModule, HealthModule, UsersModule, AuthModule];
+const DOMAIN_MODULES = [
+  InstanceModule,
+  HealthModule,
+  UsersModule,
+  AuthModule,
+  GuildsModule,
+  WebhooksModule,
+];
 
 @Module({})
 export class AppModule {

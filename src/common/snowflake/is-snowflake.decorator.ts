@@ -1,0 +1,16 @@
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { parseSnowflake } from './snowflake';
+
+/** A snowflake id given as a string of digits or a safe integer (DESIGN.md §3). */
+export function IsSnowflake(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isSnowflake',
+      validator: {
+        validate: (value: unknown) => parseSnowflake(value) !== null,
+        defaultMessage: () => '$property must be a snowflake id',
+      },
+    },
+    options,
+  );
+}

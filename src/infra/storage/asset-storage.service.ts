@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { BlobStorage } from './blob-storage';
+import { parseImageDataUri } from './data-uri';
+
+/** Kinds of image assets, also the folder names under `assets/`. */
+export type AssetKind = 'icons' | 'banners' | 'avatars';
+
+/**
+ * Stores uploaded images (Base64ImageType) content-addressed at
+ * `assets/<kind>/<owner id>/<hash>.<ext>`; entities keep only the hash.
+ */
+@Injectable()
+export class AssetStorage {
+  constructor(private readonly blobs: BlobStorage) {}
+
+  /**
+   * Parses and stores a data URI; returns its hash (32 hex characters of SHA-256). `null` clears
+   * the asset (returns null). Bad input is a 400 on `path`.
+   */
+  async storeImage(
+    kind: AssetKind,
+    ownerId: string,
+    dataUri: string | null,
+    path: string,
+  ): Promise<string | null> {
+    if (dataUri === null) return null;
+    const image = parseImageDataUri(dataUri, path);
+    const hash = createHash('sha256').update(image.data).digest('hex').slice(0, 32);
+    await this.blobs.put(`assets/${kind}/${ownerId}/${hash}.${image.ext}`, image.data);
+    return hash;
+  }
+}

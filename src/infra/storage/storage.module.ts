@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AppConfig } from '../../config/app.config';
+import { AssetStorage } from './asset-storage.service';
+import { BlobStorage, LocalBlobStorage } from './blob-storage';
+
+/** The blob storage port (local disk under DATA_DIR) and the image asset helper on top of it. */
+@Module({
+  providers: [
+    {
+      provide: BlobStorage,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new LocalBlobStorage(config.dataDir),
+    },
+    AssetStorage,
+  ],
+  exports: [BlobStorage, AssetStorage],
+})
+export class StorageModule {}

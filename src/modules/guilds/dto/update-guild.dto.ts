@@ -1,0 +1,22 @@
+import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+
+export class UpdateGuildDto {
+  /** Guild name, 2-100 characters. */
+  @IsOptional()
+  @IsString()
+  @MinLength(2)
+  @MaxLength(100)
+  name?: string;
+
+  /** Base64ImageType data URI; null removes the icon. */
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsString()
+  icon?: string | null;
+
+  /** Base64ImageType data URI; null removes the banner. */
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== null)
+  @IsString()
+  banner?: string | null;
+}

@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { effectivePermissions, hasPermission } from './permissions';
+
+export interface GuildAccess {
+  guildId: string;
+  ownerId: string;
+  isOwner: boolean;
+  /** Effective guild-level permissions (owner/ADMINISTRATOR: every bit). */
+  permissions: bigint;
+}
+
+export interface ChannelAccess extends GuildAccess {
+  channelId: string;
+}
+
+// One indexed query: the guild's owner, the membership and the OR of @everyone + member roles.
+const GUILD_ACCESS_SQL = `
+  SELECT g.id AS guild_id, g.owner_id,
+         (SELECT COALESCE(bit_or(r.permissions), 0) FROM guild_roles r
+           WHERE r.guild_id = g.id AND (r.id = g.id OR r.id = ANY(m.roles)))::text AS permissions
+    FROM guilds g
+    JOIN guild_members m ON m.guild_id = g.id AND m.user_id = $2
+   WHERE g.id = $1`;
+
+const CHANNEL_ACCESS_SQL = `
+  SELECT c.id AS channel_id, g.id AS guild_id, g.owner_id,
+         (SELECT COALESCE(bit_or(r.permissions), 0) FROM guild_roles r
+           WHERE r.guild_id = g.id AND (r.id = g.id OR r.id = ANY(m.roles)))::text AS permissions
+    FROM channels c
+    JOIN guilds g ON g.id = c.guild_id
+    JOIN guild_members m ON m.guild_id = g.id AND m.user_id = $2
+   WHERE c.id = $1`;
+
+interface AccessRow {
+  guild_id: string;
+  owner_id: string;
+  permissions: string;
+  channel_id?: string;
+}
+
+/**
+ * The one place that answers "may user U do P in guild G". Every service asks it. Not being a
+ * member is indistinguishable from the guild not existing (404), so ids of other guilds leak nothing.
+ */
+@Injectable()
+export class GuildAccessService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private toAccess(row: AccessRow, userId: string): GuildAccess {
+    const isOwner = row.owner_id === userId;
+    return {
+      guildId: row.guild_id,
+      ownerId: row.owner_id,
+      isOwner,
+      permissions: effectivePermissions(BigInt(row.permissions), isOwner),
+    };
+  }
+
+  /** The caller's access to a guild, or null when the guild does not exist or they are not a member. */
+  async access(
+    userId: string,
+    guildId: string,
+    manager?: EntityManager,
+  ): Promise<GuildAccess | null> {
+    const rows = await (manager ?? this.dataSource).query<AccessRow[]>(GUILD_ACCESS_SQL, [
+      guildId,
+      userId,
+    ]);
+    return rows[0] ? this.toAccess(rows[0], userId) : null;
+  }
+
+  /**
+   * Throws 404 UNKNOWN_GUILD when the user is not a member (or the guild does not exist), 403
+   * MISSING_PERMISSIONS when they lack any bit of `perm`. Returns the access for further checks.
+   */
+  async requirePermission(
+    userId: string,
+    guildId: string,
+    perm: bigint,
+    manager?: EntityManager,
+  ): Promise<GuildAccess> {
+    const access = await this.access(userId, guildId, manager);
+    if (!access) throw new ApiError(ErrorCode.UnknownGuild);
+    if (!hasPermission(access.permissions, perm)) throw new ApiError(ErrorCode.MissingPermissions);
+    return access;
+  }
+
+  /** Like requirePermission, for a channel: 404 UNKNOWN_CHANNEL when absent or not a member. */
+  async requireChannelPermission(
+    userId: string,
+    channelId: string,
+    perm: bigint,
+    manager?: EntityManager,
+  ): Promise<ChannelAccess> {
+    const rows = await (manager ?? this.dataSource).query<AccessRow[]>(CHANNEL_ACCESS_SQL, [
+      channelId,
+      userId,
+    ]);
+    if (!rows[0]) throw new ApiError(ErrorCode.UnknownChannel);
+    const access = { ...this.toAccess(rows[0], userId), channelId };
+    if (!hasPermission(access.permissions, perm)) throw new ApiError(ErrorCode.MissingPermissions);
+    return access;
+  }
+}

@@ -1,0 +1,27 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { GuildEntity } from './guild.entity';
+
+/** A role. The @everyone role has the guild's id. */
+@Entity('guild_roles')
+export class GuildRoleEntity {
+  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'guild_roles_pkey' })
+  id: string;
+
+  @Index('guild_roles_guild_id_idx')
+  @Column({ name: 'guild_id', type: 'bigint' })
+  guildId: string;
+
+  @ManyToOne(() => GuildEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'guild_id', foreignKeyConstraintName: 'guild_roles_guild_id_fkey' })
+  guild?: GuildEntity;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  /** Permission bitfield (bigint; TypeORM hands it over as a decimal string). */
+  @Column({ type: 'bigint', default: '0' })
+  permissions: string;
+
+  @Column({ type: 'integer', default: 0 })
+  position: number;
+}

@@ -1,0 +1,85 @@
+import { toUserPartial } from '../users/user.mapper';
+import type { UserEntity } from '../users/user.entity';
+import type { UserPartialResponse } from '../users/user.response';
+import type { ChannelEntity } from './channel.entity';
+import type { GuildMemberEntity } from './guild-member.entity';
+import type { GuildRoleEntity } from './guild-role.entity';
+import type { GuildEntity } from './guild.entity';
+import type {
+  ChannelResponse,
+  GuildResponse,
+  MemberResponse,
+  MessageResponse,
+  RoleResponse,
+} from './guild.response';
+import type { MessageEntity } from './message.entity';
+
+export function toGuildResponse(g: GuildEntity): GuildResponse {
+  return {
+    id: g.id,
+    name: g.name,
+    icon: g.icon,
+    banner: g.banner,
+    owner_id: g.ownerId,
+    created_at: g.createdAt.toISOString(),
+  };
+}
+
+export function toChannelResponse(c: ChannelEntity): ChannelResponse {
+  return { id: c.id, guild_id: c.guildId, name: c.name, type: c.type, position: c.position };
+}
+
+export function toRoleResponse(r: GuildRoleEntity): RoleResponse {
+  return { id: r.id, name: r.name, permissions: String(r.permissions), position: r.position };
+}
+
+export function toMemberResponse(m: GuildMemberEntity, user: UserEntity): MemberResponse {
+  return { user: toUserPartial(user), roles: m.roles, joined_at: m.joinedAt.toISOString() };
+}
+
+/** How a webhook appears as a message author. */
+export function webhookAuthor(
+  webhookId: string,
+  name: string | null,
+  avatar: string | null,
+): UserPartialResponse {
+  return {
+    id: webhookId,
+    username: name ?? 'Webhook',
+    discriminator: '0000',
+    global_name: null,
+    avatar,
+    avatar_color: null,
+    flags: 0,
+    bot: true,
+  };
+}
+
+// Authors of deleted accounts still need a well-formed author object.
+const DELETED_USER: UserPartialResponse = {
+  id: '0',
+  username: 'Deleted User',
+  discriminator: '0000',
+  global_name: null,
+  avatar: null,
+  avatar_color: null,
+  flags: 0,
+};
+
+/** Maps a message; `author` must be loaded for user messages. */
+export function toMessageResponse(m: MessageEntity): MessageResponse {
+  const out: MessageResponse = {
+    id: m.id,
+    channel_id: m.channelId,
+    content: m.content,
+    embeds: m.embeds,
+    author: m.webhookId
+      ? webhookAuthor(m.webhookId, m.webhookName, m.webhookAvatar)
+      : m.author
+        ? toUserPartial(m.author)
+        : DELETED_USER,
+    created_at: m.createdAt.toISOString(),
+  };
+  if (m.webhookId) out.webhook_id = m.webhookId;
+  return out;
+}

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { AssetStorage } from '../../infra/storage/asset-storage.service';
+import { UserEntity } from '../users/user.entity';
+import { ChannelEntity, ChannelType } from './channel.entity';
+import type { CreateGuildDto } from './dto/create-guild.dto';
+import type { UpdateGuildDto } from './dto/update-guild.dto';
+import { GuildAccessService } from './guild-access.service';
+import { GuildMemberEntity } from './guild-member.entity';
+import { GuildRoleEntity } from './guild-role.entity';
+import { GuildEntity } from './guild.entity';
+import { toGuildResponse, toMemberResponse } from './guild.mapper';
+import type { GuildResponse, MemberResponse } from './guild.response';
+import { DEFAULT_EVERYONE_PERMISSIONS, Permissions } from './permissions';
+
+/** Guilds and their members. Channels and messages live in their own services. */
+@Injectable()
+export class GuildsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: GuildAccessService,
+    private readonly snowflakes: SnowflakeService,
+    private readonly assets: AssetStorage,
+  ) {}
+
+  /** Creates a guild owned by the caller, with @everyone and a `general` text channel. */
+  async create(userId: string, dto: CreateGuildDto): Promise<GuildResponse> {
+    const id = this.snowflakes.next();
+    const icon = await this.assets.storeImage('icons', id, dto.icon ?? null, 'icon');
+    const guild = await this.dataSource.transaction(async (m) => {
+      const g = m.create(GuildEntity, {
+        id,
+        name: dto.name.trim(),
+        ownerId: userId,
+        icon,
+        banner: null,
+        createdAt: new Date(),
+      });
+      await m.insert(GuildEntity, g);
+      await m.insert(GuildRoleEntity, {
+        id,
+        guildId: id,
+        name: '@everyone',
+        permissions: DEFAULT_EVERYONE_PERMISSIONS.toString(),
+        position: 0,
+      });
+      await m.insert(GuildMemberEntity, { guildId: id, userId, roles: [], joinedAt: new Date() });
+      await m.insert(ChannelEntity, {
+        id: this.snowflakes.next(),
+        guildId: id,
+        name: 'general',
+        type: ChannelType.GuildText,
+        position: 0,
+      });
+      return g;
+    });
+    return toGuildResponse(guild);
+  }
+
+  async get(userId: string, guildId: string): Promise<GuildResponse> {
+    await this.access.requirePermission(userId, guildId, 0n);
+    const guild = await this.dataSource.getRepository(GuildEntity).findOneByOrFail({ id: guildId });
+    return toGuildResponse(guild);
+  }
+
+  /** Name, icon and banner; needs MANAGE_GUILD. */
+  async update(userId: string, guildId: string, dto: UpdateGuildDto): Promise<GuildResponse> {
+    await this.access.requirePermission(userId, guildId, Permissions.MANAGE_GUILD);
+    const patch: Partial<GuildEntity> = {};
+    if (dto.name !== undefined) patch.name = dto.name.trim();
+    if (dto.icon !== undefined) {
+      patch.icon = await this.assets.storeImage('icons', guildId, dto.icon, 'icon');
+    }
+    if (dto.banner !== undefined) {
+      patch.banner = await this.assets.storeImage('banners', guildId, dto.banner, 'banner');
+    }
+    const repo = this.dataSource.getRepository(GuildEntity);
+    if (Object.keys(patch).length > 0) await repo.update({ id: guildId }, patch);
+    return toGuildResponse(await repo.findOneByOrFail({ id: guildId }));
+  }
+
+  /**
+   * Adds an existing user (owner/ADMINISTRATOR only). Returns the member when added, null when
+   * the user already was a member (nothing changes then, as in Discord).
+   */
+  async addMember(
+    callerId: string,
+    guildId: string,
+    userId: string,
+    roles: string[] = [],
+  ): Promise<MemberResponse | null> {
+    await this.access.requirePermission(callerId, guildId, Permissions.ADMINISTRATOR);
+    return this.dataSource.transaction(async (m) => {
+      const user = await m.findOneBy(UserEntity, { id: userId });
+      if (!user) throw new ApiError(ErrorCode.UnknownUser);
+      const roleIds = [...new Set(roles)].filter((r) => r !== guildId);
+      if (roleIds.length > 0) {
+        const found = await m.countBy(GuildRoleEntity, { guildId, id: In(roleIds) });
+        if (found !== roleIds.length) {
+          throw ApiError.field('roles', 'UNKNOWN_ROLE', 'Every role must belong to this guild.');
+        }
+      }
+      const member = m.create(GuildMemberEntity, {
+        guildId,
+        userId,
+        roles: roleIds,
+        joinedAt: new Date(),
+      });
+      const res = await m
+        .createQueryBuilder()
+        .insert()
+        .into(GuildMemberEntity)
+        .values(member)
+        .orIgnore()
+        .returning(['guild_id'])
+        .execute();
+      if ((res.raw as unknown[]).length === 0) return null;
+      return toMemberResponse(member, user);
+    });
+  }
+
+  /** Removes a member (owner/ADMINISTRATOR, or the member leaving). The owner cannot be removed. */
+  async removeMember(callerId: string, guildId: string, userId: string): Promise<void> {
+    const access = await this.access.requirePermission(
+      callerId,
+      guildId,
+      callerId === userId ? 0n : Permissions.ADMINISTRATOR,
+    );
+    if (userId === access.ownerId) throw new ApiError(ErrorCode.CannotRemoveGuildOwner);
+    const res = await this.dataSource.getRepository(GuildMemberEntity).delete({ guildId, userId });
+    if (!res.affected) throw new ApiError(ErrorCode.UnknownMember);
+  }
+
+  /**
+   * For the OAuth2 `bot` scope: adds the bot user as a member with a new role named `roleName`
+   * carrying `permissions` (no role when permissions is 0). Idempotent: a bot that already is a
+   * member is left as it is. Runs in `manager`'s transaction when given.
+   */
+  async addBotMember(
+    guildId: string,
+    botUserId: string,
+    permissions: bigint,
+    roleName: string,
+    manager?: EntityManager,
+  ): Promise<void> {
+    const run = async (m: EntityManager) => {
+      const guild = await m.findOneBy(GuildEntity, { id: guildId });
+      if (!guild) throw new ApiError(ErrorCode.UnknownGuild);
+      const inserted = await m
+        .createQueryBuilder()
+        .insert()
+        .into(GuildMemberEntity)
+        .values({ guildId, userId: botUserId, roles: [], joinedAt: new Date() })
+        .orIgnore()
+        .returning(['guild_id'])
+        .execute();
+      if ((inserted.raw as unknown[]).length === 0 || permissions === 0n) return;
+      const top = await m
+        .createQueryBuilder(GuildRoleEntity, 'r')
+        .select('COALESCE(MAX(r.position), 0)', 'max')
+        .where('r.guild_id = :guildId', { guildId })
+        .getRawOne<{ max: number | string }>();
+      const roleId = this.snowflakes.next();
+      await m.insert(GuildRoleEntity, {
+        id: roleId,
+        guildId,
+        name: roleName.slice(0, 100) || 'bot',
+        permissions: permissions.toString(),
+        position: Number(top?.max ?? 0) + 1,
+      });
+      await m.update(GuildMemberEntity, { guildId, userId: botUserId }, { roles: [roleId] });
+    };
+    if (manager) await run(manager);
+    else await this.dataSource.transaction(run);
+  }
+}

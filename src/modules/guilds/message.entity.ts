@@ -1,0 +1,58 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import type { Embed } from '../webhooks/transformers/embed';
+import { UserEntity } from '../users/user.entity';
+import { ChannelEntity } from './channel.entity';
+
+/**
+ * A message. Either a user wrote it (`author_id`) or a webhook did (`webhook_id`, with the display
+ * name and avatar it used snapshotted, so reading never joins webhooks). "Last message" of a
+ * channel is derived from the (channel_id, id DESC) index — the channel row is never updated.
+ */
+@Entity('messages')
+@Index('messages_channel_id_id_idx', { synchronize: false })
+export class MessageEntity {
+  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'messages_pkey' })
+  id: string;
+
+  @Column({ name: 'channel_id', type: 'bigint' })
+  channelId: string;
+
+  @ManyToOne(() => ChannelEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'channel_id', foreignKeyConstraintName: 'messages_channel_id_fkey' })
+  channel?: ChannelEntity;
+
+  @Column({ name: 'author_id', type: 'bigint', nullable: true })
+  authorId: string | null;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'author_id', foreignKeyConstraintName: 'messages_author_id_fkey' })
+  author?: UserEntity | null;
+
+  /** The webhook that posted it (no foreign key: messages outlive their webhook). */
+  @Column({ name: 'webhook_id', type: 'bigint', nullable: true })
+  webhookId: string | null;
+
+  @Column({ name: 'webhook_name', type: 'varchar', length: 80, nullable: true })
+  webhookName: string | null;
+
+  /** Avatar hash of the webhook, or the `avatar_url` override it was executed with. */
+  @Column({ name: 'webhook_avatar', type: 'text', nullable: true })
+  webhookAvatar: string | null;
+
+  @Column({ type: 'varchar', length: 2000, default: '' })
+  content: string;
+
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  embeds: Embed[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

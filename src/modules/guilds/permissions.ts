@@ -1,0 +1,68 @@
+/**
+ * Guild permission bitfield (Discord's bit positions). Stored as `bigint` columns and sent on the
+ * wire as decimal strings. The guild owner and ADMINISTRATOR hold every permission.
+ */
+export const Permissions = {
+  CREATE_INSTANT_INVITE: 1n << 0n,
+  KICK_MEMBERS: 1n << 1n,
+  BAN_MEMBERS: 1n << 2n,
+  ADMINISTRATOR: 1n << 3n,
+  MANAGE_CHANNELS: 1n << 4n,
+  MANAGE_GUILD: 1n << 5n,
+  ADD_REACTIONS: 1n << 6n,
+  VIEW_AUDIT_LOG: 1n << 7n,
+  VIEW_CHANNEL: 1n << 10n,
+  SEND_MESSAGES: 1n << 11n,
+  MANAGE_MESSAGES: 1n << 13n,
+  EMBED_LINKS: 1n << 14n,
+  ATTACH_FILES: 1n << 15n,
+  READ_MESSAGE_HISTORY: 1n << 16n,
+  MENTION_EVERYONE: 1n << 17n,
+  CHANGE_NICKNAME: 1n << 26n,
+  MANAGE_NICKNAMES: 1n << 27n,
+  MANAGE_ROLES: 1n << 28n,
+  MANAGE_WEBHOOKS: 1n << 29n,
+} as const;
+
+export type PermissionName = keyof typeof Permissions;
+
+/** Every defined bit. */
+export const ALL_PERMISSIONS: bigint = Object.values(Permissions).reduce((a, b) => a | b, 0n);
+
+/** What @everyone gets in a new guild. */
+export const DEFAULT_EVERYONE_PERMISSIONS: bigint =
+  Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES | Permissions.READ_MESSAGE_HISTORY;
+
+/** Largest value a permissions bitfield may take (63 bits: it lives in a signed bigint column). */
+export const MAX_PERMISSIONS = (1n << 63n) - 1n;
+
+/** Combines role bitfields into the member's base permissions. */
+export function combine(bitfields: Iterable<bigint | string>): bigint {
+  let out = 0n;
+  for (const b of bitfields) out |= BigInt(b);
+  return out;
+}
+
+/**
+ * Effective guild-level permissions: the owner and ADMINISTRATOR have everything, otherwise the
+ * union of @everyone and the member's roles.
+ */
+export function effectivePermissions(base: bigint, isOwner: boolean): bigint {
+  if (isOwner || (base & Permissions.ADMINISTRATOR) === Permissions.ADMINISTRATOR) {
+    return ALL_PERMISSIONS | base;
+  }
+  return base;
+}
+
+/** True when every bit of `required` is set in `held`. */
+export function hasPermission(held: bigint, required: bigint): boolean {
+  return (held & required) === required;
+}
+
+/** Parses a permissions string (decimal); null when it is not a 63-bit unsigned integer. */
+export function parsePermissions(value: unknown): bigint | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value !== 'string' || !/^\d{1,20}$/.test(value)) return null;
+  const v = BigInt(value);
+  return v <= MAX_PERMISSIONS ? v : null;
+}

@@ -1,0 +1,146 @@
+import { Body, Controller, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Public } from '../../common/auth/auth.decorator';
+import { ErrorCode } from '../../common/errors/error-code';
+import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
+import { ErrorResponse } from '../../common/http/error.response';
+import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
+import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
+import { MessageResponse } from '../guilds/guild.response';
+import {
+  ChatCompatWebhookRequest,
+  ErrorTrackerWebhook,
+  ExecuteWebhookRequest,
+  RepoHostWebhook,
+} from './dto/webhook-payloads.dto';
+import { sendExecuteResult } from './execute-response';
+import { WebhookExecutionService } from './webhook-execution.service';
+
+const WebhookId = () => Param('webhook_id', new ParseSnowflakePipe(ErrorCode.UnknownWebhook));
+const WAIT = {
+  name: 'wait',
+  required: false,
+  type: Boolean,
+  description: 'true: answer 200 with the created message instead of 204',
+};
+
+/**
+ * Executing webhooks: public, the token in the path is the credential. Bodies are taken as
+ * `unknown` (no whitelisting DTO): foreign payloads are loose and must never be rejected for
+ * unknown fields.
+ */
+@ApiTags('Webhooks')
+@ApiStandardErrors()
+@ApiExtraModels(RepoHostWebhook, ErrorTrackerWebhook, ChatCompatWebhookRequest)
+@ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown webhook or wrong token' })
+@Controller('webhooks/:webhook_id/:token')
+export class WebhookExecuteController {
+  constructor(private readonly execution: WebhookExecutionService) {}
+
+  /** Discord-style execute: `{content, embeds, username, avatar_url}`. */
+  @Post()
+  @Public()
+  @RateLimit('webhook:execute', { global: false })
+  @ApiOperation({ operationId: 'execute_webhook' })
+  @ApiBody({ type: ExecuteWebhookRequest })
+  @ApiQuery(WAIT)
+  @ApiOkResponse({ type: MessageResponse, description: 'With wait=true' })
+  @ApiNoContentResponse({ description: 'Posted (without wait)' })
+  async execute(
+    @WebhookId() webhookId: string,
+    @Param('token') token: string,
+    @Query('wait') wait: unknown,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MessageResponse | string | undefined> {
+    return sendExecuteResult(res, await this.execution.executePlain(webhookId, token, body), wait);
+  }
+
+  /** Code-hosting (GitHub-format) events; up to 25 MiB. Unsupported events → 204, nothing posted. */
+  @Post('repohost')
+  @Public()
+  @RateLimit('webhook:repohost', { global: false })
+  @ApiOperation({ operationId: 'execute_repohost_webhook' })
+  @ApiBody({ type: RepoHostWebhook })
+  @ApiHeader({ name: 'X-GitHub-Event', required: false, description: 'Event name, e.g. push' })
+  @ApiHeader({ name: 'X-Event-Key', required: false, description: 'Alternative event header' })
+  @ApiHeader({
+    name: 'X-GitHub-Delivery',
+    required: false,
+    description: 'Delivery id; a repeated id is accepted once per day',
+  })
+  @ApiQuery(WAIT)
+  @ApiOkResponse({ type: MessageResponse, description: 'With wait=true and a rendered event' })
+  @ApiNoContentResponse({ description: 'Accepted' })
+  async repoHost(
+    @WebhookId() webhookId: string,
+    @Param('token') token: string,
+    @Query('wait') wait: unknown,
+    @Headers() headers: IncomingHttpHeaders,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MessageResponse | string | undefined> {
+    const result = await this.execution.executeRepoHost(webhookId, token, headers, body);
+    return sendExecuteResult(res, result, wait);
+  }
+
+  /** Error-tracker (Sentry-format) events, legacy and integration-platform formats. */
+  @Post('errortracker')
+  @Public()
+  @RateLimit('webhook:errortracker', { global: false })
+  @ApiOperation({ operationId: 'execute_errortracker_webhook' })
+  @ApiBody({ type: ErrorTrackerWebhook })
+  @ApiHeader({
+    name: 'Sentry-Hook-Resource',
+    required: false,
+    description: 'Resource: issue, event_alert, metric_alert, error, comment, …',
+  })
+  @ApiQuery(WAIT)
+  @ApiOkResponse({ type: MessageResponse, description: 'With wait=true and a rendered event' })
+  @ApiNoContentResponse({ description: 'Accepted' })
+  async errorTracker(
+    @WebhookId() webhookId: string,
+    @Param('token') token: string,
+    @Query('wait') wait: unknown,
+    @Headers() headers: IncomingHttpHeaders,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MessageResponse | string | undefined> {
+    const result = await this.execution.executeErrorTracker(webhookId, token, headers, body);
+    return sendExecuteResult(res, result, wait);
+  }
+
+  /** Chat-tool (Slack-format) bodies: answers `200 ok` (text/plain) like the original. */
+  @Post('chatcompat')
+  @Public()
+  @RateLimit('webhook:execute', { global: false })
+  @ApiOperation({ operationId: 'execute_chatcompat_webhook' })
+  @ApiBody({ type: ChatCompatWebhookRequest })
+  @ApiQuery(WAIT)
+  @ApiProduces('text/plain', 'application/json')
+  @ApiOkResponse({ description: '`ok` (text/plain), or the message with wait=true' })
+  @ApiNoContentResponse({ description: 'Nothing to post' })
+  async chatCompat(
+    @WebhookId() webhookId: string,
+    @Param('token') token: string,
+    @Query('wait') wait: unknown,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MessageResponse | string | undefined> {
+    const result = await this.execution.executeChatCompat(webhookId, token, body);
+    return sendExecuteResult(res, result, wait, 'chatcompat');
+  }
+}

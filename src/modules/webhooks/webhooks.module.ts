@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { StorageModule } from '../../infra/storage/storage.module';
+import { GuildsModule } from '../guilds/guilds.module';
+import { UsersModule } from '../users/users.module';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEntity } from './webhook.entity';
+import { WebhookExecuteController } from './webhook-execute.controller';
+import { WebhookExecutionService } from './webhook-execution.service';
+import { WebhookTokenCache } from './webhook-token-cache';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+@Module({
+  imports: [
+    UsersModule,
+    GuildsModule,
+    StorageModule,
+    TypeOrmModule.forFeature([WebhookEntity, WebhookDeliveryEntity]),
+  ],
+  controllers: [WebhooksController, WebhookExecuteController],
+  providers: [WebhooksService, WebhookExecutionService, WebhookTokenCache],
+  exports: [WebhooksService],
+})
+export class WebhooksModule {}
