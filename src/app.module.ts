@@ -15,9 +15,10 @@ import { HealthModule } from './modules/health/health.module';
 import { InstanceModule } from './modules/instance/instance.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { UsersModule } from './modules/users/users.module';
+import { OAuth2Module } from './modules/oauth2/oauth2.module';
 
 /** The domain modules, in dependency order. */
-const DOMAIN_MODULES = [InstanceModule, HealthModule, UsersModule, AuthModule];
+const DOMAIN_MODULES = [InstanceModule, HealthModule, UsersModule, AuthModule, OAuth2Module];
 
 @Module({})
 export class AppModule {
