@@ -79,7 +79,9 @@ export class ApplicationsService {
     if (errors.length) throw ApiError.form(errors);
     const clientSecret = randomToken(32);
     return this.db.transaction(async (m) => {
-      const bot = await this.users.create({ username: botUsernameFor(dto.name), bot: true }, m);
+      const created = await this.users.create({ username: botUsernameFor(dto.name), bot: true }, m);
+      // Re-read so that column defaults (avatar, bio, …) are present in the response.
+      const bot = await this.users.getById(created.id, m);
       const id = this.snowflakes.next();
       const botToken = newBotToken(id);
       const app = m.getRepository(ApplicationEntity).create({
