@@ -625,6 +625,55 @@ describe('OAuth2 authorization code flow (supertest)', () => {
   });
 });
 
+describe('OAuth2 in the OpenAPI document', () => {
+  let app: NestExpressApplication;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('documents every OAuth2 route with an operation id, responses and security', async () => {
+    const res = await http(app).get('/docs/openapi.json');
+    const paths = res.body.paths as Record<string, Record<string, Record<string, unknown>>>;
+    const ops = Object.entries(paths)
+      .filter(([p]) => /^\/v1\/(oauth2|applications\/@me|users\/@me\/applications)/.test(p))
+      .flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ p, m, op })));
+    expect(ops).toHaveLength(19);
+    for (const { p, m, op } of ops) {
+      const label = `${m} ${p}`;
+      expect([label, op.operationId]).toEqual([label, expect.stringMatching(/^[a-z0-9_]+$/)]);
+      const responses = Object.keys(op.responses as object);
+      expect([label, responses]).toEqual([
+        label,
+        expect.arrayContaining([m === 'delete' ? '204' : '200', '400', '401', '429']),
+      ]);
+      expect([label, (op.security as unknown[]).length > 0]).toEqual([label, true]);
+      expect([label, op.summary]).toEqual([label, expect.stringMatching(/\w/)]);
+    }
+    const token = paths['/v1/oauth2/token'].post as {
+      requestBody: { content: Record<string, unknown> };
+      security: unknown[];
+    };
+    expect(Object.keys(token.requestBody.content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
+    expect(token.security).toEqual([{ clientBasic: [] }, {}]);
+    expect(paths['/v1/.well-known/oauth-authorization-server'].get.operationId).toBe(
+      'get_oauth2_authorization_server_metadata',
+    );
+    expect(res.body.components.schemas.OAuth2TokenResponse.required).toEqual(
+      expect.arrayContaining([
+        'access_token',
+        'token_type',
+        'expires_in',
+        'refresh_token',
+        'scope',
+      ]),
+    );
+  });
+});
+
 describe('OAuth2 consent with a bot guild installer', () => {
   let app: NestExpressApplication;
   beforeAll(async () => {

@@ -86,6 +86,7 @@ export class ApplicationsController {
     return this.apps.getPublic(id);
   }
 
+  /** Updates name, bot visibility and redirect URIs. */
   @Patch('oauth2/applications/:id')
   @Auth({ kind: 'user' })
   @ApiOperation({ operationId: 'update_oauth2_application' })

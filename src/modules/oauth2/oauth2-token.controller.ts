@@ -28,6 +28,8 @@ const CONSUMES = ['application/x-www-form-urlencoded', 'application/json'] as co
  */
 @ApiTags('OAuth2')
 @ApiExtraModels(OAuthErrorResponse)
+// Basic, or no scheme at all when client_id/client_secret travel in the body.
+@ApiSecurity({})
 @ApiSecurity('clientBasic')
 @ApiBadRequestResponse({ type: OAuthErrorResponse, description: 'RFC 6749 §5.2 error' })
 @ApiUnauthorizedResponse({
