@@ -1,3 +1,4 @@
+import { OAuth2Provider1795327903738 } from './1795327903738-OAuth2Provider';
 import { GuildsChannelsMessagesWebhooks1795327793686 } from './1795327793686-GuildsChannelsMessagesWebhooks';
 import { Accounts1795327247067 } from './1795327247067-Accounts';
 import type { MixedList } from 'typeorm';
@@ -10,4 +11,5 @@ import type { MixedList } from 'typeorm';
 export const MIGRATIONS: MixedList<Function> = [
   Accounts1795327247067,
   GuildsChannelsMessagesWebhooks1795327793686,
+  OAuth2Provider1795327903738,
 ];

@@ -17,6 +17,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { UsersModule } from './modules/users/users.module';
 import { GuildsModule } from './modules/guilds/guilds.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { OAuth2Module } from './modules/oauth2/oauth2.module';
 
 /** The domain modules, in dependency order. */
 const DOMAIN_MODULES = [
@@ -26,6 +27,7 @@ const DOMAIN_MODULES = [
   AuthModule,
   GuildsModule,
   WebhooksModule,
+  OAuth2Module,
 ];
 
 @Module({})

@@ -106,9 +106,15 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
       },
       'botToken',
     )
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'OAuth2 access token' },
-      'bearer',
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'OAuth2 access token' }, 'bearer')
+    .addBasicAuth(
+      {
+        type: 'http',
+        scheme: 'basic',
+        description:
+          'OAuth2 client credentials (client_id:client_secret, each form-urlencoded) for the token, introspection and revocation endpoints',
+      },
+      'clientBasic',
     );
   return SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,

@@ -191,6 +191,7 @@ describe('foundation: errors, discovery, health, docs', () => {
         'adminApiKey',
         'bearer',
         'botToken',
+        'clientBasic',
         'sessionToken',
       ]);
       const discovery = res.body.paths['/v1/.well-known/service'].get;

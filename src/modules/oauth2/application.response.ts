@@ -1,0 +1,85 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** The bot user of an application. */
+export class ApplicationBotResponse {
+  @ApiProperty({ example: '1234567890123456789' })
+  id: string;
+  username: string;
+  discriminator: string;
+  /** Avatar hash. */
+  avatar?: string | null;
+  /** Banner hash. */
+  banner?: string | null;
+  bio: string | null;
+  /** BotFlags: FRIENDLY_BOT 16, FRIENDLY_BOT_MANUAL_APPROVAL 32. */
+  flags: number;
+  mfa_enabled?: boolean;
+  /** AuthenticatorType values. */
+  @ApiProperty({ type: [Number], required: false })
+  authenticator_types?: number[];
+  /** Bot token `<application_id>.<secret>`: only in the create and reset-token responses. */
+  token?: string;
+}
+
+export class ApplicationResponse {
+  @ApiProperty({ example: '1234567890123456789' })
+  id: string;
+  /** 1-100 characters. */
+  name: string;
+  /** Anyone may invite the bot (otherwise only the owner). */
+  bot_public: boolean;
+  /** Adding the bot requires the full code grant (a redirect_uri). */
+  bot_require_code_grant: boolean;
+  @ApiProperty({ type: [String], example: ['https://example.com/callback'] })
+  redirect_uris: string[];
+  /** Only in the create and client-secret reset responses. */
+  client_secret?: string;
+  bot?: ApplicationBotResponse;
+}
+
+export class ApplicationPublicResponse {
+  @ApiProperty({ example: '1234567890123456789' })
+  id: string;
+  name: string;
+  description: string | null;
+  /** Icon hash. */
+  icon: string | null;
+  bot_public: boolean;
+  @ApiProperty({ type: [String] })
+  redirect_uris: string[];
+  /** The OAuth2 scopes an application may request. */
+  @ApiProperty({ type: [String], example: ['identify', 'email', 'guilds', 'bot'] })
+  scopes: string[];
+  @ApiProperty({ type: ApplicationBotResponse, nullable: true })
+  bot: ApplicationBotResponse | null;
+}
+
+/** The application of the calling bot (`GET /applications/@me`). */
+export class ApplicationsMeResponse {
+  @ApiProperty({ example: '1234567890123456789' })
+  id: string;
+  name: string;
+  description: string | null;
+  icon: string | null;
+  bot_public: boolean;
+  bot_require_code_grant: boolean;
+  /** ApplicationFlags bitfield. */
+  flags: number;
+  bot?: ApplicationBotResponse;
+}
+
+export class BotProfileResponse {
+  @ApiProperty({ example: '1234567890123456789' })
+  id: string;
+  username: string;
+  discriminator: string;
+  avatar: string | null;
+  banner: string | null;
+  bio: string | null;
+}
+
+export class BotTokenResetResponse {
+  /** The new bot token `<application_id>.<secret>`; earlier tokens stop working at once. */
+  token: string;
+  bot: ApplicationBotResponse;
+}

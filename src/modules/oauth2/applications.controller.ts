@@ -1,0 +1,151 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
+import type { BotCaller, Caller, SessionCaller } from '../../common/auth/caller';
+import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
+import {
+  ApplicationPublicResponse,
+  ApplicationResponse,
+  ApplicationsMeResponse,
+  BotProfileResponse,
+  BotTokenResetResponse,
+} from './application.response';
+import { ApplicationsService } from './applications.service';
+import { BotProfileService } from './bot-profile.service';
+import {
+  ApplicationCreateDto,
+  ApplicationUpdateDto,
+  ClientSecretResetDto,
+} from './dto/application.dto';
+import { BotProfileUpdateDto } from './dto/bot-profile-update.dto';
+
+@ApiTags('OAuth2 applications')
+@ApiStandardErrors()
+@Controller()
+export class ApplicationsController {
+  constructor(
+    private readonly apps: ApplicationsService,
+    private readonly botProfiles: BotProfileService,
+  ) {}
+
+  /** Creates an application with its bot user; the client secret and bot token are shown once. */
+  @Post('oauth2/applications')
+  @HttpCode(200)
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'create_oauth2_application' })
+  @ApiOkResponse({ type: ApplicationResponse })
+  create(
+    @CurrentCaller() caller: Caller,
+    @Body() dto: ApplicationCreateDto,
+  ): Promise<ApplicationResponse> {
+    return this.apps.create(caller.userId, dto);
+  }
+
+  /** The caller's applications (no secrets). */
+  @Get('oauth2/applications/@me')
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'list_oauth2_applications' })
+  @ApiOkResponse({ type: [ApplicationResponse] })
+  listMine(@CurrentCaller() caller: Caller): Promise<ApplicationResponse[]> {
+    return this.apps.listOwned(caller.userId);
+  }
+
+  /** The caller's applications (no secrets); same as `GET /oauth2/applications/@me`. */
+  @Get('users/@me/applications')
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'list_user_applications' })
+  @ApiOkResponse({ type: [ApplicationResponse] })
+  listForUser(@CurrentCaller() caller: Caller): Promise<ApplicationResponse[]> {
+    return this.apps.listOwned(caller.userId);
+  }
+
+  /** The calling bot's application. */
+  @Get('applications/@me')
+  @Auth({ kind: 'bot' })
+  @ApiOperation({ operationId: 'get_current_application' })
+  @ApiOkResponse({ type: ApplicationsMeResponse })
+  currentApplication(@CurrentCaller() caller: BotCaller): Promise<ApplicationsMeResponse> {
+    return this.apps.getForBot(caller.applicationId);
+  }
+
+  /** One of the caller's applications (404 for anyone else's). */
+  @Get('oauth2/applications/:id')
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'get_oauth2_application' })
+  @ApiOkResponse({ type: ApplicationResponse })
+  get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApplicationResponse> {
+    return this.apps.get(caller.userId, id);
+  }
+
+  /** What a consent screen shows about an application. */
+  @Get('oauth2/applications/:id/public')
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'get_oauth2_application_public' })
+  @ApiOkResponse({ type: ApplicationPublicResponse })
+  getPublic(@Param('id') id: string): Promise<ApplicationPublicResponse> {
+    return this.apps.getPublic(id);
+  }
+
+  /** Updates name, bot visibility and redirect URIs. */
+  @Patch('oauth2/applications/:id')
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'update_oauth2_application' })
+  @ApiOkResponse({ type: ApplicationResponse })
+  update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Body() dto: ApplicationUpdateDto,
+  ): Promise<ApplicationResponse> {
+    return this.apps.update(caller.userId, id, dto);
+  }
+
+  /** Deletes the application and its bot user; every token it holds stops working. */
+  @Delete('oauth2/applications/:id')
+  @HttpCode(204)
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'delete_oauth2_application' })
+  @ApiNoContentResponse()
+  delete(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
+    return this.apps.delete(caller.userId, id);
+  }
+
+  /** New client secret (shown once). Needs the password unless the session is under 10 minutes old. */
+  @Post('oauth2/applications/:id/client-secret/reset')
+  @HttpCode(200)
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'reset_oauth2_application_client_secret' })
+  @ApiOkResponse({ type: ApplicationResponse })
+  resetClientSecret(
+    @CurrentCaller() caller: SessionCaller,
+    @Param('id') id: string,
+    @Body() dto: ClientSecretResetDto,
+  ): Promise<ApplicationResponse> {
+    return this.apps.resetClientSecret(caller, id, dto.password);
+  }
+
+  /** Updates the bot's profile. */
+  @Patch('oauth2/applications/:id/bot')
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'update_bot_profile' })
+  @ApiOkResponse({ type: BotProfileResponse })
+  updateBot(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Body() dto: BotProfileUpdateDto,
+  ): Promise<BotProfileResponse> {
+    return this.botProfiles.update(caller.userId, id, dto);
+  }
+
+  /** New bot token (shown once); the previous one stops working immediately. */
+  @Post('oauth2/applications/:id/bot/reset-token')
+  @HttpCode(200)
+  @Auth({ kind: 'user' })
+  @ApiOperation({ operationId: 'reset_bot_token' })
+  @ApiOkResponse({ type: BotTokenResetResponse })
+  resetBotToken(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+  ): Promise<BotTokenResetResponse> {
+    return this.apps.resetBotToken(caller.userId, id);
+  }
+}

@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import type { SessionCaller } from '../../common/auth/caller';
+import { randomToken, sha256 } from '../../common/crypto/tokens';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { parseSnowflake } from '../../common/snowflake/snowflake';
+import { PasswordService } from '../auth/password.service';
+import { SessionEntity } from '../auth/session.entity';
+import { UserEntity } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import { ApplicationEntity } from './application.entity';
+import {
+  toApplication,
+  toApplicationBot,
+  toApplicationPublic,
+  toApplicationsMe,
+} from './application.mapper';
+import type {
+  ApplicationPublicResponse,
+  ApplicationResponse,
+  ApplicationsMeResponse,
+  BotTokenResetResponse,
+} from './application.response';
+import type { ApplicationCreateDto, ApplicationUpdateDto } from './dto/application.dto';
+import { redirectUriErrors } from './redirect-uris';
+
+/** A session this young may reset the client secret without the password. */
+const FRESH_SESSION_MS = 10 * 60_000;
+
+/** Derives a valid bot username (`[A-Za-z0-9_]{2,32}`) from an application name. */
+export function botUsernameFor(name: string): string {
+  const cleaned = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9_ ]/g, '')
+    .trim()
+    .replace(/\s+/g, '_')
+    .slice(0, 32);
+  return cleaned.length >= 2 ? cleaned : 'bot';
+}
+
+/** `<application_id>.<secret>`: the secret is what is hashed and stored. */
+export function newBotToken(applicationId: string): { token: string; hash: Buffer } {
+  const secret = randomToken(32);
+  return { token: `${applicationId}.${secret}`, hash: sha256(secret) };
+}
+
+/** Applications: CRUD for their owner, secrets shown once, the bot user created alongside. */
+@Injectable()
+export class ApplicationsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRepository(ApplicationEntity) private readonly apps: Repository<ApplicationEntity>,
+    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
+    private readonly users: UsersService,
+    private readonly passwords: PasswordService,
+    private readonly snowflakes: SnowflakeService,
+  ) {}
+
+  /** The application by id, or null (ids that are not snowflakes are simply unknown). */
+  async find(id: unknown, manager?: EntityManager): Promise<ApplicationEntity | null> {
+    const sid = parseSnowflake(id);
+    if (!sid) return null;
+    const repo = manager ? manager.getRepository(ApplicationEntity) : this.apps;
+    return repo.findOneBy({ id: sid });
+  }
+
+  /** The caller's application; someone else's is as unknown as a missing one. */
+  async getOwned(ownerId: string, id: string, manager?: EntityManager): Promise<ApplicationEntity> {
+    const app = await this.find(id, manager);
+    if (!app || app.ownerId !== ownerId) throw new ApiError(ErrorCode.UnknownApplication);
+    return app;
+  }
+
+  async create(ownerId: string, dto: ApplicationCreateDto): Promise<ApplicationResponse> {
+    const errors = redirectUriErrors(dto.redirect_uris);
+    if (errors.length) throw ApiError.form(errors);
+    const clientSecret = randomToken(32);
+    return this.db.transaction(async (m) => {
+      const created = await this.users.create({ username: botUsernameFor(dto.name), bot: true }, m);
+      // Re-read so that column defaults (avatar, bio, …) are present in the response.
+      const bot = await this.users.getById(created.id, m);
+      const id = this.snowflakes.next();
+      const botToken = newBotToken(id);
+      const app = m.getRepository(ApplicationEntity).create({
+        id,
+        ownerId,
+        botUserId: bot.id,
+        name: dto.name,
+        description: null,
+        icon: null,
+        redirectUris: dto.redirect_uris ?? [],
+        botPublic: dto.bot_public ?? true,
+        botRequireCodeGrant: dto.bot_require_code_grant ?? false,
+        flags: 0,
+        botFlags: 0,
+        clientSecretHash: sha256(clientSecret),
+        botTokenHash: botToken.hash,
+        createdAt: new Date(),
+      });
+      await m.getRepository(ApplicationEntity).insert(app);
+      return toApplication(app, bot, { clientSecret, botToken: botToken.token });
+    });
+  }
+
+  async listOwned(ownerId: string): Promise<ApplicationResponse[]> {
+    const rows = await this.apps.find({
+      where: { ownerId },
+      relations: { botUser: true },
+      order: { id: 'ASC' },
+      take: 200,
+    });
+    return rows.map((a) => toApplication(a, a.botUser!));
+  }
+
+  async get(ownerId: string, id: string): Promise<ApplicationResponse> {
+    const app = await this.getOwned(ownerId, id);
+    return toApplication(app, await this.users.getById(app.botUserId));
+  }
+
+  async getPublic(id: string): Promise<ApplicationPublicResponse> {
+    const app = await this.find(id);
+    if (!app) throw new ApiError(ErrorCode.UnknownApplication);
+    return toApplicationPublic(app, await this.users.getById(app.botUserId));
+  }
+
+  async update(
+    ownerId: string,
+    id: string,
+    dto: ApplicationUpdateDto,
+  ): Promise<ApplicationResponse> {
+    const errors = redirectUriErrors(dto.redirect_uris);
+    if (errors.length) throw ApiError.form(errors);
+    const app = await this.getOwned(ownerId, id);
+    if (dto.name != null) app.name = dto.name;
+    if (dto.bot_public != null) app.botPublic = dto.bot_public;
+    if (dto.bot_require_code_grant != null) app.botRequireCodeGrant = dto.bot_require_code_grant;
+    if (dto.redirect_uris !== undefined) app.redirectUris = dto.redirect_uris ?? [];
+    await this.apps.update(
+      { id: app.id },
+      {
+        name: app.name,
+        botPublic: app.botPublic,
+        botRequireCodeGrant: app.botRequireCodeGrant,
+        redirectUris: app.redirectUris,
+      },
+    );
+    return toApplication(app, await this.users.getById(app.botUserId));
+  }
+
+  /** Deletes the application (its codes, grants, tokens and authorizations cascade) and its bot. */
+  async delete(ownerId: string, id: string): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const app = await this.getOwned(ownerId, id, m);
+      await m.getRepository(ApplicationEntity).delete({ id: app.id });
+      await m.getRepository(UserEntity).delete({ id: app.botUserId });
+    });
+  }
+
+  /** New client secret, shown once. Needs the password or a session younger than 10 minutes. */
+  async resetClientSecret(
+    caller: SessionCaller,
+    id: string,
+    password: string | undefined,
+  ): Promise<ApplicationResponse> {
+    const app = await this.getOwned(caller.userId, id);
+    if (password !== undefined) {
+      const owner = await this.users.getById(caller.userId);
+      if (!(await this.passwords.verify(owner.passwordHash, password))) {
+        throw ApiError.field('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
+      }
+    } else {
+      const session = await this.sessions.findOneBy({ id: caller.sessionId });
+      if (!session || Date.now() - session.createdAt.getTime() > FRESH_SESSION_MS) {
+        throw ApiError.field(
+          'password',
+          'PASSWORD_REQUIRED',
+          'Enter your password (or log in again) to reset the client secret.',
+        );
+      }
+    }
+    const clientSecret = randomToken(32);
+    await this.apps.update({ id: app.id }, { clientSecretHash: sha256(clientSecret) });
+    return toApplication(app, await this.users.getById(app.botUserId), { clientSecret });
+  }
+
+  /** New bot token; the old one stops working with the next request (one indexed lookup). */
+  async resetBotToken(ownerId: string, id: string): Promise<BotTokenResetResponse> {
+    const app = await this.getOwned(ownerId, id);
+    const botToken = newBotToken(app.id);
+    await this.apps.update({ id: app.id }, { botTokenHash: botToken.hash });
+    const bot = await this.users.getById(app.botUserId);
+    return { token: botToken.token, bot: toApplicationBot(app, bot, botToken.token) };
+  }
+
+  async getForBot(applicationId: string): Promise<ApplicationsMeResponse> {
+    const app = await this.find(applicationId);
+    if (!app) throw new ApiError(ErrorCode.UnknownApplication);
+    return toApplicationsMe(app, await this.users.getById(app.botUserId));
+  }
+}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { FieldError } from '../../common/errors/api-error';
+import { ApiError } from '../../common/errors/api-error';
+import { AppConfig } from '../../config/app.config';
+import { UserEntity } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import { ApplicationEntity } from './application.entity';
+import { toBotProfile } from './application.mapper';
+import type { BotProfileResponse } from './application.response';
+import { ApplicationsService } from './applications.service';
+import type { BotProfileUpdateDto } from './dto/bot-profile-update.dto';
+import { decodeImageDataUri, type DecodedImage, storeImage } from './image-data-uri';
+
+/** BotFlags a profile update may set. */
+export const BOT_FLAGS = { FRIENDLY_BOT: 16, FRIENDLY_BOT_MANUAL_APPROVAL: 32 } as const;
+const ALLOWED_BOT_FLAGS = BOT_FLAGS.FRIENDLY_BOT | BOT_FLAGS.FRIENDLY_BOT_MANUAL_APPROVAL;
+
+/** The bot's public profile (username#discriminator, bio, avatar, banner, bot flags). */
+@Injectable()
+export class BotProfileService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly apps: ApplicationsService,
+    private readonly config: AppConfig,
+    private readonly users: UsersService,
+  ) {}
+
+  async update(ownerId: string, id: string, dto: BotProfileUpdateDto): Promise<BotProfileResponse> {
+    const errors: FieldError[] = [];
+    const image = (field: 'avatar' | 'banner'): DecodedImage | null | undefined => {
+      const v = dto[field];
+      if (v === undefined) return undefined;
+      if (v === null) return null;
+      const decoded = decodeImageDataUri(v);
+      if (typeof decoded === 'string') {
+        errors.push({ path: field, code: 'IMAGE_INVALID', message: `${field} ${decoded}.` });
+        return undefined;
+      }
+      return decoded;
+    };
+    const avatar = image('avatar');
+    const banner = image('banner');
+    if (dto.bot_flags != null && (dto.bot_flags & ~ALLOWED_BOT_FLAGS) !== 0) {
+      errors.push({
+        path: 'bot_flags',
+        code: 'BOT_FLAGS_INVALID',
+        message: 'Only FRIENDLY_BOT (16) and FRIENDLY_BOT_MANUAL_APPROVAL (32) may be set.',
+      });
+    }
+    if (errors.length) throw ApiError.form(errors);
+
+    const app = await this.apps.getOwned(ownerId, id);
+    // Files first: a hash in the row must always point at a file that exists.
+    if (avatar) await storeImage(this.config.dataDir, 'avatars', app.botUserId, avatar);
+    if (banner) await storeImage(this.config.dataDir, 'banners', app.botUserId, banner);
+
+    return this.db.transaction(async (m) => {
+      const users = m.getRepository(UserEntity);
+      const bot = await users.findOneByOrFail({ id: app.botUserId });
+      if (dto.username != null || dto.discriminator != null) {
+        const username = dto.username ?? bot.username;
+        const wanted = dto.discriminator ?? bot.discriminator;
+        const taken = await users
+          .createQueryBuilder('u')
+          .where('lower(u.username) = lower(:username) AND u.discriminator = :d AND u.id <> :id', {
+            username,
+            d: wanted,
+            id: bot.id,
+          })
+          .getExists();
+        let discriminator = wanted;
+        if (taken) {
+          if (dto.discriminator != null) {
+            throw ApiError.field(
+              'discriminator',
+              'DISCRIMINATOR_TAKEN',
+              'This username and discriminator are already taken.',
+            );
+          }
+          const free = await this.users.freeDiscriminator(username, m);
+          if (!free) {
+            throw ApiError.field(
+              'username',
+              'USERNAME_TOO_MANY_USERS',
+              'Too many users have this username.',
+            );
+          }
+          discriminator = free;
+        }
+        bot.username = username;
+        bot.discriminator = discriminator;
+      }
+      if (dto.bio !== undefined) bot.bio = dto.bio;
+      if (avatar !== undefined) bot.avatar = avatar?.hash ?? null;
+      if (banner !== undefined) bot.banner = banner?.hash ?? null;
+      await users.update(
+        { id: bot.id },
+        {
+          username: bot.username,
+          discriminator: bot.discriminator,
+          bio: bot.bio,
+          avatar: bot.avatar,
+          banner: bot.banner,
+        },
+      );
+      if (dto.bot_flags != null) {
+        await m
+          .getRepository(ApplicationEntity)
+          .update({ id: app.id }, { botFlags: dto.bot_flags });
+      }
+      return toBotProfile(bot);
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { BotCaller } from '../../common/auth/caller';
+import type { CredentialResolver } from '../../common/auth/credential-resolvers';
+import { CredentialResolvers } from '../../common/auth/credential-resolvers';
+import { sha256 } from '../../common/crypto/tokens';
+import { parseSnowflake } from '../../common/snowflake/snowflake';
+
+const BOT_TOKEN = /^(\d{1,20})\.([A-Za-z0-9_-]{43})$/;
+
+/** Resolves `Bot <application_id>.<secret>` with one primary-key lookup. */
+@Injectable()
+export class BotTokenResolver implements CredentialResolver, OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly resolvers: CredentialResolvers,
+  ) {}
+
+  onModuleInit(): void {
+    this.resolvers.register('bot', this);
+  }
+
+  async resolve(credential: string): Promise<BotCaller | null> {
+    const m = BOT_TOKEN.exec(credential);
+    const id = m && parseSnowflake(m[1]);
+    if (!m || !id) return null;
+    const rows = await this.db.query<Array<{ bot_user_id: string }>>(
+      'SELECT bot_user_id FROM oauth2_applications WHERE id = $1 AND bot_token_hash = $2',
+      [id, sha256(m[2])],
+    );
+    const row = rows[0];
+    return row ? { kind: 'bot', userId: row.bot_user_id, applicationId: id } : null;
+  }
+}

@@ -1,0 +1,157 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { AppConfig } from '../../config/app.config';
+import { ApplicationEntity } from './application.entity';
+import { ApplicationsService } from './applications.service';
+import { BOT_GUILD_INSTALLER, type BotGuildInstaller } from './bot-guild-installer.port';
+import type { AuthorizeConsentDto } from './dto/oauth2.dto';
+import { OAuth2AuthorizationEntity } from './oauth2-authorization.entity';
+import type { OAuth2AuthorizationResponse, OAuth2ConsentResponse } from './oauth2.response';
+import { OAuth2TokensService } from './oauth2-tokens.service';
+import { parseScopes } from './scopes';
+
+const MAX_PERMISSIONS = (1n << 63n) - 1n;
+
+/** The user's "Authorize" click: validates the request, installs the bot, issues the code. */
+@Injectable()
+export class ConsentService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly apps: ApplicationsService,
+    private readonly tokens: OAuth2TokensService,
+    private readonly snowflakes: SnowflakeService,
+    private readonly config: AppConfig,
+    @Inject(BOT_GUILD_INSTALLER) private readonly installer: BotGuildInstaller,
+  ) {}
+
+  async consent(userId: string, dto: AuthorizeConsentDto): Promise<OAuth2ConsentResponse> {
+    const app = await this.apps.find(dto.client_id);
+    if (!app) throw ApiError.field('client_id', 'UNKNOWN_APPLICATION', 'Unknown application.');
+    const scopes = parseScopes(dto.scope);
+    if (!scopes) {
+      throw ApiError.field(
+        'scope',
+        'INVALID_SCOPE',
+        'scope must be a space-separated subset of: identify email guilds bot.',
+      );
+    }
+    const botOnly = scopes.length === 1 && scopes[0] === 'bot';
+    if (dto.redirect_uri !== undefined) {
+      if (!app.redirectUris.includes(dto.redirect_uri)) {
+        throw ApiError.field(
+          'redirect_uri',
+          'REDIRECT_URI_MISMATCH',
+          'redirect_uri must exactly match one of the application’s redirect URIs.',
+        );
+      }
+    } else if (!botOnly || app.botRequireCodeGrant) {
+      throw ApiError.field('redirect_uri', 'BASE_TYPE_REQUIRED', 'redirect_uri is required.');
+    }
+    if (dto.code_challenge_method !== undefined && dto.code_challenge === undefined) {
+      throw ApiError.field('code_challenge', 'BASE_TYPE_REQUIRED', 'code_challenge is required.');
+    }
+    if (dto.code_challenge !== undefined && dto.code_challenge_method === undefined) {
+      // RFC 7636 defaults a missing method to "plain", which we refuse.
+      throw ApiError.field(
+        'code_challenge_method',
+        'CODE_CHALLENGE_METHOD_UNSUPPORTED',
+        'code_challenge_method must be S256.',
+      );
+    }
+    if (scopes.includes('bot') && !app.botPublic && app.ownerId !== userId) {
+      throw new ApiError(ErrorCode.AccessDenied, 'Only the owner may add this private bot.');
+    }
+    if (dto.guild_id !== undefined) await this.installBot(userId, app, scopes, dto);
+    else if (dto.permissions !== undefined) {
+      throw ApiError.field('guild_id', 'BASE_TYPE_REQUIRED', 'permissions need a guild_id.');
+    }
+
+    return this.db.transaction(async (m) => {
+      await this.recordAuthorization(m, userId, app.id, scopes);
+      if (dto.redirect_uri === undefined) {
+        return { redirect_to: `${this.config.webAppUrl}/oauth2/authorized` };
+      }
+      const code = await this.tokens.createCode(m, {
+        applicationId: app.id,
+        userId,
+        scopes,
+        redirectUri: dto.redirect_uri,
+        codeChallenge: dto.code_challenge ?? null,
+      });
+      const url = new URL(dto.redirect_uri);
+      url.searchParams.set('code', code);
+      if (dto.state !== undefined) url.searchParams.set('state', dto.state);
+      return { redirect_to: url.toString() };
+    });
+  }
+
+  private async installBot(
+    userId: string,
+    app: ApplicationEntity,
+    scopes: string[],
+    dto: AuthorizeConsentDto,
+  ): Promise<void> {
+    if (!scopes.includes('bot')) {
+      throw ApiError.field('guild_id', 'BOT_SCOPE_REQUIRED', 'guild_id needs the bot scope.');
+    }
+    const permissions = BigInt(dto.permissions ?? '0');
+    if (permissions > MAX_PERMISSIONS) {
+      throw ApiError.field('permissions', 'PERMISSIONS_INVALID', 'permissions is out of range.');
+    }
+    await this.installer.install(userId, dto.guild_id!, app.botUserId, permissions);
+  }
+
+  private async recordAuthorization(
+    m: EntityManager,
+    userId: string,
+    applicationId: string,
+    scopes: string[],
+  ): Promise<void> {
+    // Upsert: a later consent widens the recorded scopes and refreshes authorized_at.
+    await m.query(
+      `INSERT INTO oauth2_authorizations (id, user_id, application_id, scopes, authorized_at)
+       VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (user_id, application_id) DO UPDATE
+         SET scopes = ARRAY(SELECT DISTINCT unnest(oauth2_authorizations.scopes || EXCLUDED.scopes) ORDER BY 1),
+             authorized_at = now()`,
+      [this.snowflakes.next(), userId, applicationId, scopes],
+    );
+  }
+
+  async listAuthorizations(userId: string): Promise<OAuth2AuthorizationResponse[]> {
+    const rows = await this.db.getRepository(OAuth2AuthorizationEntity).find({
+      where: { userId },
+      relations: { application: true },
+      order: { authorizedAt: 'DESC' },
+      take: 200,
+    });
+    return rows.map((r) => ({
+      application: {
+        id: r.application!.id,
+        name: r.application!.name,
+        description: r.application!.description,
+        icon: r.application!.icon,
+        bot_public: r.application!.botPublic,
+      },
+      scopes: r.scopes,
+      authorized_at: r.authorizedAt.toISOString(),
+    }));
+  }
+
+  /** Removes an authorization and revokes every token the user gave that application. */
+  async deauthorize(userId: string, applicationId: string): Promise<void> {
+    const app = await this.apps.find(applicationId);
+    if (!app) throw new ApiError(ErrorCode.UnknownApplication);
+    await this.db.transaction(async (m) => {
+      const res = await m
+        .getRepository(OAuth2AuthorizationEntity)
+        .delete({ userId, applicationId: app.id });
+      if (!res.affected) throw new ApiError(ErrorCode.UnknownApplication);
+      await this.tokens.revokeForUserAndApp(m, userId, app.id);
+    });
+  }
+}

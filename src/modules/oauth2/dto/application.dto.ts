@@ -1,0 +1,53 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+
+export class ApplicationCreateDto {
+  /** 1-100 characters. */
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @IsOptional()
+  @IsBoolean()
+  bot_public?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  bot_require_code_grant?: boolean;
+
+  /**
+   * At most 10 absolute URIs without fragment; https, or http only for localhost, 127.0.0.1
+   * and [::1]. Validated element by element (errors at `redirect_uris.N`).
+   */
+  @IsOptional()
+  @ApiProperty({ type: [String], nullable: true, required: false, maxItems: 10 })
+  redirect_uris?: string[] | null;
+}
+
+export class ApplicationUpdateDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  name?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  bot_public?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  bot_require_code_grant?: boolean;
+
+  /** Replaces the list; null clears it. Same rules as on create. */
+  @IsOptional()
+  @ApiProperty({ type: [String], nullable: true, required: false, maxItems: 10 })
+  redirect_uris?: string[] | null;
+}
+
+export class ClientSecretResetDto {
+  /** The owner's password; not needed within 10 minutes of logging in. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  password?: string;
+}

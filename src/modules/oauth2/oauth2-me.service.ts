@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { BearerCaller } from '../../common/auth/caller';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { toUserPartial } from '../users/user.mapper';
+import { UsersService } from '../users/users.service';
+import { ApplicationsService } from './applications.service';
+import type { OAuth2MeResponse, OAuth2UserInfoResponse } from './oauth2.response';
+
+/** What an access token may read about its user: `identify` for the profile, `email` for the address. */
+@Injectable()
+export class OAuth2MeService {
+  constructor(
+    private readonly apps: ApplicationsService,
+    private readonly users: UsersService,
+  ) {}
+
+  async me(caller: BearerCaller): Promise<OAuth2MeResponse> {
+    const app = await this.apps.find(caller.applicationId);
+    if (!app) throw new ApiError(ErrorCode.UnknownApplication);
+    const out: OAuth2MeResponse = {
+      application: {
+        id: app.id,
+        name: app.name,
+        description: app.description,
+        icon: app.icon,
+        bot_public: app.botPublic,
+        bot_require_code_grant: app.botRequireCodeGrant,
+        flags: app.flags,
+      },
+      scopes: caller.scopes,
+      expires: caller.expiresAt.toISOString(),
+    };
+    if (caller.scopes.includes('identify')) {
+      const user = await this.users.getById(caller.userId);
+      out.user = toUserPartial(user);
+      if (caller.scopes.includes('email')) {
+        out.user.email = user.email;
+        out.user.verified = user.emailVerified;
+      }
+    }
+    return out;
+  }
+
+  async userInfo(caller: BearerCaller): Promise<OAuth2UserInfoResponse> {
+    const user = await this.users.getById(caller.userId);
+    const out: OAuth2UserInfoResponse = {
+      sub: user.id,
+      id: user.id,
+      username: user.username,
+      discriminator: user.discriminator,
+      global_name: user.globalName,
+      avatar: user.avatar,
+      flags: user.flags,
+    };
+    if (caller.scopes.includes('email')) {
+      out.email = user.email;
+      out.verified = user.emailVerified;
+    }
+    return out;
+  }
+}

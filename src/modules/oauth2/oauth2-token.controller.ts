@@ -1,0 +1,95 @@
+import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiInternalServerErrorResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { Public } from '../../common/auth/auth.decorator';
+import { OAuthErrorResponse, RateLimitResponse } from '../../common/http/error.response';
+import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
+import { IntrospectRequestDto, RevokeRequestDto, TokenRequestDto } from './dto/oauth2.dto';
+import { OAuth2ClientEndpointsService } from './oauth2-client-endpoints.service';
+import { OAuth2IntrospectResponse, OAuth2TokenResponse } from './oauth2.response';
+
+const CONSUMES = ['application/x-www-form-urlencoded', 'application/json'] as const;
+
+/**
+ * RFC 6749 token endpoint, RFC 7662 introspection and RFC 7009 revocation. Client-authenticated
+ * (HTTP Basic or body credentials), so no user auth; bodies are read by hand and every error
+ * is in the RFC 6749 §5.2 shape.
+ */
+@ApiTags('OAuth2')
+@ApiExtraModels(OAuthErrorResponse)
+// Basic, or no scheme at all when client_id/client_secret travel in the body.
+@ApiSecurity({})
+@ApiSecurity('clientBasic')
+@ApiBadRequestResponse({ type: OAuthErrorResponse, description: 'RFC 6749 §5.2 error' })
+@ApiUnauthorizedResponse({
+  type: OAuthErrorResponse,
+  description: 'invalid_client (with `WWW-Authenticate: Basic realm="parley"`)',
+})
+@ApiTooManyRequestsResponse({ type: RateLimitResponse, description: 'Rate limited' })
+@ApiInternalServerErrorResponse({ type: OAuthErrorResponse, description: 'Unexpected error' })
+@Controller('oauth2')
+export class OAuth2TokenController {
+  constructor(private readonly endpoints: OAuth2ClientEndpointsService) {}
+
+  /** Exchanges an authorization code (with PKCE) or a refresh token (rotated) for tokens. */
+  @Post('token')
+  @HttpCode(200)
+  @Public()
+  @RateLimit('oauth:token')
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @ApiOperation({ operationId: 'exchange_oauth2_token' })
+  @ApiConsumes(...CONSUMES)
+  @ApiBody({ type: TokenRequestDto })
+  @ApiOkResponse({ type: OAuth2TokenResponse })
+  token(
+    @Body() body: unknown,
+    @Headers('authorization') authorization?: string,
+  ): Promise<OAuth2TokenResponse> {
+    return this.endpoints.token(body, authorization);
+  }
+
+  /** RFC 7662: whether a token of this client is active, and what it grants. */
+  @Post('introspect')
+  @HttpCode(200)
+  @Public()
+  @RateLimit('oauth:introspect')
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @ApiOperation({ operationId: 'introspect_oauth2_token' })
+  @ApiConsumes(...CONSUMES)
+  @ApiBody({ type: IntrospectRequestDto })
+  @ApiOkResponse({ type: OAuth2IntrospectResponse })
+  introspect(
+    @Body() body: unknown,
+    @Headers('authorization') authorization?: string,
+  ): Promise<OAuth2IntrospectResponse> {
+    return this.endpoints.introspect(body, authorization);
+  }
+
+  /** RFC 7009: revokes the token and the rest of its grant; 200 with an empty body even when unknown. */
+  @Post('token/revoke')
+  @HttpCode(200)
+  @Public()
+  @RateLimit('oauth:token')
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @ApiOperation({ operationId: 'revoke_oauth2_token' })
+  @ApiConsumes(...CONSUMES)
+  @ApiBody({ type: RevokeRequestDto })
+  @ApiOkResponse({ description: 'Revoked (or unknown): empty body' })
+  revoke(@Body() body: unknown, @Headers('authorization') authorization?: string): Promise<void> {
+    return this.endpoints.revoke(body, authorization);
+  }
+}

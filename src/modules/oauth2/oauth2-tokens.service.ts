@@ -1,0 +1,319 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { BearerCaller } from '../../common/auth/caller';
+import type { CredentialResolver } from '../../common/auth/credential-resolvers';
+import { CredentialResolvers } from '../../common/auth/credential-resolvers';
+import {
+  constantTimeEqual,
+  randomToken,
+  sha256,
+  sha256Base64Url,
+} from '../../common/crypto/tokens';
+import { OAuthError } from '../../common/errors/oauth-error';
+import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { parseSnowflake } from '../../common/snowflake/snowflake';
+import { UserEntity } from '../users/user.entity';
+import { ApplicationEntity } from './application.entity';
+import { invalidClient, type PresentedClient } from './client-credentials';
+import { OAuth2CodeEntity } from './oauth2-code.entity';
+import { OAuth2GrantEntity } from './oauth2-grant.entity';
+import { OAuth2TokenEntity, type OAuth2TokenKind } from './oauth2-token.entity';
+import type { OAuth2IntrospectResponse, OAuth2TokenResponse } from './oauth2.response';
+import { formatScopes, parseScopes } from './scopes';
+
+export const CODE_TTL_MS = 10 * 60_000;
+export const ACCESS_TTL_MS = 7 * 24 * 3_600_000;
+export const REFRESH_TTL_MS = 30 * 24 * 3_600_000;
+
+const OPAQUE = /^[A-Za-z0-9_-]{43}$/;
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+type Params = Record<string, string | undefined>;
+// Failures are returned, not thrown, so that a replay's revocation commits.
+type GrantOutcome = { error: string } | { tokens: OAuth2TokenResponse };
+
+/**
+ * The token endpoint's grants, introspection, revocation and the bearer resolver. Codes and
+ * tokens are random (32 bytes) and stored as SHA-256 only.
+ */
+@Injectable()
+export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly snowflakes: SnowflakeService,
+    private readonly resolvers: CredentialResolvers,
+  ) {}
+
+  onModuleInit(): void {
+    this.resolvers.register('bearer', this);
+  }
+
+  /** Hot path: one indexed query by token hash. */
+  async resolve(token: string): Promise<BearerCaller | null> {
+    if (!OPAQUE.test(token)) return null;
+    const rows = await this.db.query<
+      Array<{
+        id: string;
+        user_id: string;
+        application_id: string;
+        scopes: string[];
+        expires_at: Date;
+      }>
+    >(
+      `SELECT id, user_id, application_id, scopes, expires_at FROM oauth2_tokens
+        WHERE token_hash = $1 AND kind = 'access' AND expires_at > now()`,
+      [sha256(token)],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      kind: 'bearer',
+      userId: row.user_id,
+      applicationId: row.application_id,
+      tokenId: row.id,
+      scopes: row.scopes,
+      expiresAt: new Date(row.expires_at),
+    };
+  }
+
+  /** RFC 6749 §2.3: the client must prove its identity; anything wrong is a 401 invalid_client. */
+  async authenticateClient(client: PresentedClient): Promise<ApplicationEntity> {
+    const id = parseSnowflake(client.clientId);
+    const app = id ? await this.db.getRepository(ApplicationEntity).findOneBy({ id }) : null;
+    // Hash and compare even for unknown clients, so both paths cost the same.
+    const ok = constantTimeEqual(
+      sha256(client.clientSecret),
+      app?.clientSecretHash ?? Buffer.alloc(32),
+    );
+    if (!app || !ok) throw invalidClient();
+    return app;
+  }
+
+  /** Creates a code for a consent (the caller has validated client, scopes and redirect). */
+  async createCode(
+    m: EntityManager,
+    input: {
+      applicationId: string;
+      userId: string;
+      scopes: string[];
+      redirectUri: string | null;
+      codeChallenge: string | null;
+    },
+  ): Promise<string> {
+    const code = randomToken(32);
+    await m.getRepository(OAuth2CodeEntity).insert({
+      id: this.snowflakes.next(),
+      codeHash: sha256(code),
+      applicationId: input.applicationId,
+      userId: input.userId,
+      scopes: input.scopes,
+      redirectUri: input.redirectUri,
+      codeChallenge: input.codeChallenge,
+      expiresAt: new Date(Date.now() + CODE_TTL_MS),
+      consumedAt: null,
+      createdAt: new Date(),
+    });
+    return code;
+  }
+
+  async grant(app: ApplicationEntity, params: Params): Promise<OAuth2TokenResponse> {
+    switch (params.grant_type) {
+      case undefined:
+        throw new OAuthError('invalid_request', 'grant_type is required.');
+      case 'authorization_code':
+        return this.exchangeCode(app, params);
+      case 'refresh_token':
+        return this.refresh(app, params);
+      default:
+        throw new OAuthError(
+          'unsupported_grant_type',
+          'Supported grant types: authorization_code, refresh_token.',
+        );
+    }
+  }
+
+  private requestedScopes(params: Params, granted: string[]): string[] {
+    if (params.scope === undefined) return granted;
+    const asked = parseScopes(params.scope);
+    if (!asked || asked.some((s) => !granted.includes(s))) {
+      throw new OAuthError('invalid_scope', 'The requested scope exceeds the granted scope.');
+    }
+    return asked;
+  }
+
+  private async exchangeCode(app: ApplicationEntity, params: Params): Promise<OAuth2TokenResponse> {
+    if (!params.code) throw new OAuthError('invalid_request', 'code is required.');
+    const codeHash = sha256(params.code);
+    const outcome = await this.db.transaction<GrantOutcome>(async (m) => {
+      const code = await m
+        .getRepository(OAuth2CodeEntity)
+        .createQueryBuilder('c')
+        .setLock('pessimistic_write')
+        .where('c.code_hash = :h', { h: codeHash })
+        .getOne();
+      if (!code || code.applicationId !== app.id) {
+        return { error: 'The authorization code is invalid.' };
+      }
+      if (code.consumedAt) {
+        // RFC 6749 §4.1.2: a replayed code revokes what it produced.
+        const grant = await m.getRepository(OAuth2GrantEntity).findOneBy({ codeId: code.id });
+        if (grant) await this.revokeGrants(m, [grant.id]);
+        return { error: 'The authorization code has already been used.' };
+      }
+      if (code.expiresAt.getTime() <= Date.now()) {
+        return { error: 'The authorization code has expired.' };
+      }
+      if (code.redirectUri !== null && params.redirect_uri !== code.redirectUri) {
+        return { error: 'redirect_uri does not match the authorization request.' };
+      }
+      if (code.codeChallenge !== null) {
+        const v = params.code_verifier;
+        if (!v || !VERIFIER.test(v) || !constantTimeEqual(sha256Base64Url(v), code.codeChallenge)) {
+          return { error: 'PKCE verification failed.' };
+        }
+      } else if (params.code_verifier !== undefined) {
+        return { error: 'No code_challenge was sent for this code.' };
+      }
+      const scopes = this.requestedScopes(params, code.scopes);
+      await m.getRepository(OAuth2CodeEntity).update({ id: code.id }, { consumedAt: new Date() });
+      const grantId = this.snowflakes.next();
+      await m.getRepository(OAuth2GrantEntity).insert({
+        id: grantId,
+        applicationId: app.id,
+        userId: code.userId,
+        codeId: code.id,
+        scopes: code.scopes,
+        createdAt: new Date(),
+        revokedAt: null,
+      });
+      return { tokens: await this.issue(m, grantId, app.id, code.userId, scopes) };
+    });
+    if ('error' in outcome) throw new OAuthError('invalid_grant', outcome.error);
+    return outcome.tokens;
+  }
+
+  private async refresh(app: ApplicationEntity, params: Params): Promise<OAuth2TokenResponse> {
+    if (!params.refresh_token)
+      throw new OAuthError('invalid_request', 'refresh_token is required.');
+    const hash = sha256(params.refresh_token);
+    const outcome = await this.db.transaction<GrantOutcome>(async (m) => {
+      const old = await m
+        .getRepository(OAuth2TokenEntity)
+        .createQueryBuilder('t')
+        .setLock('pessimistic_write')
+        .where("t.token_hash = :h AND t.kind = 'refresh'", { h: hash })
+        .getOne();
+      if (!old || old.applicationId !== app.id) {
+        return { error: 'The refresh token is invalid.' };
+      }
+      if (old.usedAt) {
+        // Rotation: a used refresh token presented again means it leaked — end the grant.
+        await this.revokeGrants(m, [old.grantId]);
+        return { error: 'The refresh token has already been used.' };
+      }
+      if (old.expiresAt.getTime() <= Date.now()) {
+        return { error: 'The refresh token has expired.' };
+      }
+      const grant = await m.getRepository(OAuth2GrantEntity).findOneByOrFail({ id: old.grantId });
+      const scopes = this.requestedScopes(params, grant.scopes);
+      await m.getRepository(OAuth2TokenEntity).update({ id: old.id }, { usedAt: new Date() });
+      return { tokens: await this.issue(m, grant.id, app.id, old.userId, scopes) };
+    });
+    if ('error' in outcome) throw new OAuthError('invalid_grant', outcome.error);
+    return outcome.tokens;
+  }
+
+  private async issue(
+    m: EntityManager,
+    grantId: string,
+    applicationId: string,
+    userId: string,
+    scopes: string[],
+  ): Promise<OAuth2TokenResponse> {
+    const now = Date.now();
+    const access = randomToken(32);
+    const refresh = randomToken(32);
+    const row = (kind: OAuth2TokenKind, token: string, ttl: number): OAuth2TokenEntity => ({
+      id: this.snowflakes.next(),
+      tokenHash: sha256(token),
+      kind,
+      grantId,
+      applicationId,
+      userId,
+      scopes,
+      expiresAt: new Date(now + ttl),
+      usedAt: null,
+      createdAt: new Date(now),
+    });
+    await m
+      .getRepository(OAuth2TokenEntity)
+      .insert([row('access', access, ACCESS_TTL_MS), row('refresh', refresh, REFRESH_TTL_MS)]);
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: Math.floor(ACCESS_TTL_MS / 1000),
+      refresh_token: refresh,
+      scope: formatScopes(scopes),
+    };
+  }
+
+  /** Ends grants: their tokens are deleted (so they stop resolving at once). */
+  async revokeGrants(m: EntityManager, grantIds: string[]): Promise<void> {
+    if (grantIds.length === 0) return;
+    await m.getRepository(OAuth2TokenEntity).delete({ grantId: In(grantIds) });
+    await m
+      .getRepository(OAuth2GrantEntity)
+      .update({ id: In(grantIds) }, { revokedAt: new Date() });
+  }
+
+  /** Revokes every grant a user gave an application (authorization removed). */
+  async revokeForUserAndApp(
+    m: EntityManager,
+    userId: string,
+    applicationId: string,
+  ): Promise<void> {
+    const grants = await m
+      .getRepository(OAuth2GrantEntity)
+      .find({ where: { userId, applicationId }, select: { id: true } });
+    await this.revokeGrants(
+      m,
+      grants.map((g) => g.id),
+    );
+  }
+
+  /** RFC 7662: tokens of other clients, expired, used or revoked ones are simply inactive. */
+  async introspect(app: ApplicationEntity, token: string): Promise<OAuth2IntrospectResponse> {
+    const row = await this.db
+      .getRepository(OAuth2TokenEntity)
+      .findOneBy({ tokenHash: sha256(token) });
+    if (
+      !row ||
+      row.applicationId !== app.id ||
+      row.usedAt !== null ||
+      row.expiresAt.getTime() <= Date.now()
+    ) {
+      return { active: false };
+    }
+    const user = await this.db.getRepository(UserEntity).findOneBy({ id: row.userId });
+    if (!user) return { active: false };
+    return {
+      active: true,
+      client_id: app.id,
+      sub: row.userId,
+      scope: formatScopes(row.scopes),
+      token_type: row.kind === 'access' ? 'Bearer' : 'refresh_token',
+      exp: Math.floor(row.expiresAt.getTime() / 1000),
+      iat: Math.floor(row.createdAt.getTime() / 1000),
+      username: user.username,
+    };
+  }
+
+  /** RFC 7009: revoking either token of a grant ends the grant; unknown tokens are a no-op. */
+  async revoke(app: ApplicationEntity, token: string): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const row = await m.getRepository(OAuth2TokenEntity).findOneBy({ tokenHash: sha256(token) });
+      if (row && row.applicationId === app.id) await this.revokeGrants(m, [row.grantId]);
+    });
+  }
+}

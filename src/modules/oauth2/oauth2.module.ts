@@ -1,0 +1,65 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { SessionEntity } from '../auth/session.entity';
+import { GuildsModule } from '../guilds/guilds.module';
+import { UsersModule } from '../users/users.module';
+import { ApplicationEntity } from './application.entity';
+import { ApplicationsController } from './applications.controller';
+import { ApplicationsService } from './applications.service';
+import { BOT_GUILD_INSTALLER } from './bot-guild-installer.port';
+import { BotProfileService } from './bot-profile.service';
+import { BotTokenResolver } from './bot-tokens.resolver';
+import { ConsentService } from './consent.service';
+import { GuildBotInstaller } from './guild-bot-installer';
+import { OAuth2AuthorizationEntity } from './oauth2-authorization.entity';
+import { OAuth2ClientEndpointsService } from './oauth2-client-endpoints.service';
+import { OAuth2CodeEntity } from './oauth2-code.entity';
+import { OAuth2GrantEntity } from './oauth2-grant.entity';
+import { OAuth2MeService } from './oauth2-me.service';
+import { OAuth2MetadataController } from './oauth2-metadata.controller';
+import { OAuth2MetadataService } from './oauth2-metadata.service';
+import { OAuth2TokenController } from './oauth2-token.controller';
+import { OAuth2TokenEntity } from './oauth2-token.entity';
+import { OAuth2TokensService } from './oauth2-tokens.service';
+import { OAuth2Controller } from './oauth2.controller';
+
+/**
+ * OAuth2 provider: applications and their bots, consent, the token endpoint (codes with PKCE,
+ * rotating refresh tokens), introspection, revocation, userinfo and RFC 8414 metadata.
+ * Guild installs go through the BOT_GUILD_INSTALLER port, bound here to the guilds module.
+ */
+@Module({
+  imports: [
+    UsersModule,
+    AuthModule,
+    GuildsModule,
+    TypeOrmModule.forFeature([
+      ApplicationEntity,
+      OAuth2AuthorizationEntity,
+      OAuth2CodeEntity,
+      OAuth2GrantEntity,
+      OAuth2TokenEntity,
+      SessionEntity,
+    ]),
+  ],
+  controllers: [
+    ApplicationsController,
+    OAuth2Controller,
+    OAuth2TokenController,
+    OAuth2MetadataController,
+  ],
+  providers: [
+    ApplicationsService,
+    BotProfileService,
+    BotTokenResolver,
+    ConsentService,
+    OAuth2ClientEndpointsService,
+    OAuth2MeService,
+    OAuth2MetadataService,
+    OAuth2TokensService,
+    { provide: BOT_GUILD_INSTALLER, useClass: GuildBotInstaller },
+  ],
+  exports: [ApplicationsService, OAuth2TokensService],
+})
+export class OAuth2Module {}

@@ -1,0 +1,17 @@
+/** The OAuth2 scopes Parley grants (DESIGN.md §4 OAuth2). */
+export const OAUTH2_SCOPES = ['identify', 'email', 'guilds', 'bot'] as const;
+export type OAuth2Scope = (typeof OAUTH2_SCOPES)[number];
+
+const KNOWN = new Set<string>(OAUTH2_SCOPES);
+
+/**
+ * Parses a space-separated scope string (RFC 6749 §3.3). Returns the de-duplicated scopes in
+ * canonical order, or null when it is empty or names an unknown scope.
+ */
+export function parseScopes(value: string): OAuth2Scope[] | null {
+  const parts = value.split(' ').filter((s) => s.length > 0);
+  if (parts.length === 0 || parts.some((s) => !KNOWN.has(s))) return null;
+  return OAUTH2_SCOPES.filter((s) => parts.includes(s));
+}
+
+export const formatScopes = (scopes: readonly string[]): string => scopes.join(' ');
