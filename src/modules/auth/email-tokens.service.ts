@@ -67,7 +67,7 @@ export class EmailTokensService {
         hash: sha256(token),
         kind,
       })
-      .returning(['user_id', 'data'])
+      .returning('*')
       .execute();
     const row = (res.raw as Array<{ user_id: string; data: Record<string, string> | null }>)[0];
     if (!row) throw new ApiError(ErrorCode.InvalidEmailToken);
