@@ -1,7 +1,8 @@
-import { OAuth2Provider1795327903738 } from './1795327903738-OAuth2Provider';
-import { GuildsChannelsMessagesWebhooks1795327793686 } from './1795327793686-GuildsChannelsMessagesWebhooks';
-import { Accounts1795327247067 } from './1795327247067-Accounts';
 import type { MixedList } from 'typeorm';
+import { Accounts1795327247067 } from './1795327247067-Accounts';
+import { GuildsChannelsMessagesWebhooks1795327793686 } from './1795327793686-GuildsChannelsMessagesWebhooks';
+import { OAuth2Provider1795327903738 } from './1795327903738-OAuth2Provider';
+import { AuthFlows1795328093746 } from './1795328093746-AuthFlows';
 
 /**
  * Every migration, in order. `npm run migration:generate -- <Name>` writes a new file here and
@@ -12,4 +13,5 @@ export const MIGRATIONS: MixedList<Function> = [
   Accounts1795327247067,
   GuildsChannelsMessagesWebhooks1795327793686,
   OAuth2Provider1795327903738,
+  AuthFlows1795328093746,
 ];

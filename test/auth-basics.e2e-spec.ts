@@ -75,15 +75,13 @@ describe('accounts: register, login, @me, logout', () => {
   });
 
   it('rejects invalid registrations with field paths', async () => {
-    const res = await http(app)
-      .post('/v1/auth/register')
-      .send({
-        consent: false,
-        date_of_birth: '1990/01/01',
-        email: 'nope',
-        username: 'a b',
-        password: 'short',
-      });
+    const res = await http(app).post('/v1/auth/register').send({
+      consent: false,
+      date_of_birth: '1990/01/01',
+      email: 'nope',
+      username: 'a b',
+      password: 'short',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_FORM_BODY');
     const paths = res.body.errors.map((e: { path: string; code: string }) => `${e.path}:${e.code}`);
@@ -109,14 +107,12 @@ describe('accounts: register, login, @me, logout', () => {
       expect.objectContaining({ path: 'date_of_birth', code: 'DATE_OF_BIRTH_UNDERAGE' }),
     ]);
     const user = await registerUser(app);
-    const dup = await http(app)
-      .post('/v1/auth/register')
-      .send({
-        consent: true,
-        date_of_birth: '1990-01-01',
-        email: user.email.toUpperCase(),
-        password: 'another-password',
-      });
+    const dup = await http(app).post('/v1/auth/register').send({
+      consent: true,
+      date_of_birth: '1990-01-01',
+      email: user.email.toUpperCase(),
+      password: 'another-password',
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.errors).toEqual([
       expect.objectContaining({ path: 'email', code: 'EMAIL_ALREADY_REGISTERED' }),

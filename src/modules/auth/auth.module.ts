@@ -1,16 +1,52 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailModule } from '../../infra/mail/mail.module';
 import { UsersModule } from '../users/users.module';
+import { AccountController } from './account.controller';
+import { AccountService } from './account.service';
+import { AuthTicketEntity } from './auth-ticket.entity';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { AuthorizedIpEntity } from './authorized-ip.entity';
+import { EmailFlowsService } from './email-flows.service';
+import { EmailTokenEntity } from './email-token.entity';
+import { EmailTokensService } from './email-tokens.service';
+import { HandoffEntity } from './handoff.entity';
+import { HandoffService } from './handoff.service';
+import { IpAuthorizationService } from './ip-authorization.service';
+import { LoginAttemptsLimiter } from './login-attempts.limiter';
+import { LoginTicketsService } from './login-tickets.service';
 import { PasswordService } from './password.service';
 import { SessionEntity } from './session.entity';
 import { SessionsService } from './sessions.service';
+import { UsernameSuggestionsService } from './username-suggestions.service';
 
 @Module({
-  imports: [UsersModule, TypeOrmModule.forFeature([SessionEntity])],
-  controllers: [AuthController],
-  providers: [AuthService, PasswordService, SessionsService],
-  exports: [PasswordService, SessionsService],
+  imports: [
+    UsersModule,
+    MailModule,
+    TypeOrmModule.forFeature([
+      SessionEntity,
+      EmailTokenEntity,
+      AuthTicketEntity,
+      AuthorizedIpEntity,
+      HandoffEntity,
+    ]),
+  ],
+  controllers: [AuthController, AccountController],
+  providers: [
+    AuthService,
+    AccountService,
+    EmailFlowsService,
+    EmailTokensService,
+    HandoffService,
+    IpAuthorizationService,
+    LoginAttemptsLimiter,
+    LoginTicketsService,
+    PasswordService,
+    SessionsService,
+    UsernameSuggestionsService,
+  ],
+  exports: [PasswordService, SessionsService, LoginTicketsService, EmailTokensService],
 })
 export class AuthModule {}

@@ -22,3 +22,74 @@ export class AuthMfaRequiredResponse {
 }
 
 export type AuthLoginResult = AuthTokenWithUserIdResponse | AuthMfaRequiredResponse;
+
+/** Returned with 403 `IP_AUTHORIZATION_REQUIRED` when logging in from a new IP address. */
+export class IpAuthorizationRequiredResponse {
+  @ApiProperty({ example: 'IP_AUTHORIZATION_REQUIRED' })
+  code: string;
+  message: string;
+  /** Ticket to poll (`GET /auth/ip-authorization/poll`) and to ask for a resend with. */
+  ticket: string;
+  /** The masked address the link was sent to, e.g. `j***@example.com`. */
+  email: string;
+  /** Seconds before `POST /auth/ip-authorization/resend` is allowed. */
+  resend_available_in: number;
+}
+
+export class IpAuthorizationPollResponse {
+  completed: boolean;
+  /** The new session token (only on the first completed poll). */
+  token?: string | null;
+  @ApiProperty({ required: false, nullable: true, example: '1234567890123456789' })
+  user_id?: string | null;
+}
+
+export class AuthSessionClientLocation {
+  city: string | null;
+  country: string | null;
+  region: string | null;
+}
+
+export class AuthSessionClientInfo {
+  browser: string | null;
+  os: string | null;
+  /** `desktop`, `mobile`, `tablet`, … */
+  platform: string | null;
+  @ApiProperty({ type: AuthSessionClientLocation, nullable: true })
+  location: AuthSessionClientLocation | null;
+}
+
+export class AuthSessionResponse {
+  /** base64url SHA-256 of the session token: the session's public identifier. */
+  @ApiProperty({ example: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg' })
+  id_hash: string;
+  /** When the session was last used (updated at most once a minute). */
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  approx_last_used_at: string | null;
+  @ApiProperty({ type: AuthSessionClientInfo, nullable: true })
+  client_info: AuthSessionClientInfo | null;
+  /** Whether this is the session making the request. */
+  current: boolean;
+}
+
+export class HandoffInitiateResponse {
+  /** `XXXX-XXXX`, to be shown on this device and typed on a logged-in one. */
+  @ApiProperty({ example: 'K7PD-3QXM' })
+  code: string;
+  @ApiProperty({ type: String, format: 'date-time' })
+  expires_at: string;
+}
+
+export class HandoffStatusResponse {
+  @ApiProperty({ enum: ['pending', 'completed', 'expired'] })
+  status: 'pending' | 'completed' | 'expired';
+  /** The new session token (once, with `completed`). */
+  token?: string | null;
+  @ApiProperty({ required: false, nullable: true, example: '1234567890123456789' })
+  user_id?: string | null;
+}
+
+export class UsernameSuggestionsResponse {
+  @ApiProperty({ type: [String], example: ['zoe_lukasz', 'zoelukasz', 'zoe_lukasz_42'] })
+  suggestions: string[];
+}

@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { slugify } from 'transliteration';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app.config';
+import { MailerService } from '../../infra/mail/mailer.service';
+import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
+import { EmailTokensService } from './email-tokens.service';
+import { IpAuthorizationService } from './ip-authorization.service';
+import { LoginAttemptsLimiter } from './login-attempts.limiter';
+import { LoginTicketsService } from './login-tickets.service';
 import type { AuthLoginResult, AuthTokenWithUserIdResponse } from './auth.response';
 import type { LoginDto } from './dto/login.dto';
 import type { RegisterDto } from './dto/register.dto';
@@ -36,7 +42,7 @@ export function usernameFromGlobalName(globalName: string | undefined): string {
   return base.length >= 2 ? base : `user${base}`.slice(0, 32);
 }
 
-/** Registration and password login. */
+/** Registration, password login, and what every successful login ends with. */
 @Injectable()
 export class AuthService {
   constructor(
@@ -45,6 +51,11 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly passwords: PasswordService,
     private readonly sessions: SessionsService,
+    private readonly tickets: LoginTicketsService,
+    private readonly ipAuthorization: IpAuthorizationService,
+    private readonly emailTokens: EmailTokensService,
+    private readonly mailer: MailerService,
+    private readonly attempts: LoginAttemptsLimiter,
   ) {}
 
   async register(dto: RegisterDto, origin: SessionOrigin): Promise<AuthTokenWithUserIdResponse> {
@@ -63,7 +74,7 @@ export class AuthService {
     const username = dto.username ?? usernameFromGlobalName(dto.global_name);
     // Hash before the transaction: argon2 is slow and must not hold a database lease.
     const passwordHash = dto.password ? await this.passwords.hash(dto.password) : null;
-    return this.db.transaction(async (manager) => {
+    const { result, verifyToken, user } = await this.db.transaction(async (manager) => {
       if (email && (await this.users.emailTaken(email, manager))) {
         throw ApiError.field('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
       }
@@ -78,16 +89,47 @@ export class AuthService {
         manager,
       );
       const { token } = await this.sessions.create(user.id, origin, manager);
-      return { token, user_id: user.id };
+      await this.ipAuthorization.record(user.id, origin.ip, manager);
+      const verifyToken = email
+        ? await this.emailTokens.issue(user.id, 'verify', { email }, manager)
+        : null;
+      return { result: { token, user_id: user.id }, verifyToken, user };
     });
+    if (email && verifyToken) {
+      this.mailer.sendLater(email, 'verify', verifyToken, { username: user.username });
+    }
+    return result;
   }
 
   async login(dto: LoginDto, origin: SessionOrigin): Promise<AuthLoginResult> {
-    const user = await this.users.findByEmail(dto.email.trim());
+    const email = dto.email.trim();
+    await this.attempts.check(email);
+    const user = await this.users.findByEmail(email);
     // Unknown e-mail and wrong password take the same time and give the same answer.
     const ok = await this.passwords.verify(user?.passwordHash ?? null, dto.password);
-    if (!user || !ok) throw this.invalidLogin();
-    const { token } = await this.sessions.create(user.id, origin);
+    if (!user || !ok) {
+      await this.attempts.recordFailure(email);
+      throw this.invalidLogin();
+    }
+    // A second factor already proves more than a known IP would (DESIGN.md §4).
+    if (!user.mfaEnabled && (await this.ipAuthorization.required(user, origin.ip))) {
+      throw await this.ipAuthorization.challenge(user, origin);
+    }
+    return this.db.transaction((m) => this.completeLogin(user, origin, m));
+  }
+
+  /**
+   * The end of every successful password proof (login, reset, e-mail revert): an MFA ticket when
+   * the account has a second factor, otherwise a new session from a now-known IP.
+   */
+  async completeLogin(
+    user: UserEntity,
+    origin: SessionOrigin,
+    manager: EntityManager,
+  ): Promise<AuthLoginResult> {
+    if (user.mfaEnabled) return this.tickets.mfaRequired(user, origin, manager);
+    const { token } = await this.sessions.create(user.id, origin, manager);
+    await this.ipAuthorization.record(user.id, origin.ip, manager);
     return { token, user_id: user.id };
   }
 

@@ -4,9 +4,13 @@ import { EntityManager, In, Repository } from 'typeorm';
 import type { CredentialResolver } from '../../common/auth/credential-resolvers';
 import { CredentialResolvers } from '../../common/auth/credential-resolvers';
 import type { SessionCaller } from '../../common/auth/caller';
-import { randomToken, sha256 } from '../../common/crypto/tokens';
+import { constantTimeEqual, randomToken, sha256 } from '../../common/crypto/tokens';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { ApiError } from '../../common/errors/api-error';
+import type { AuthSessionResponse } from './auth.response';
 import { clientInfoFromUserAgent } from './client-info';
+import { PasswordService } from './password.service';
+import { toAuthSession } from './session.mapper';
 import { SessionEntity } from './session.entity';
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -28,6 +32,7 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
     private readonly snowflakes: SnowflakeService,
     private readonly resolvers: CredentialResolvers,
+    private readonly passwords: PasswordService,
   ) {}
 
   onModuleInit(): void {
@@ -80,6 +85,34 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
         [sessionId],
       )
       .catch((err: Error) => this.logger.warn(`could not touch session: ${err.message}`));
+  }
+
+  /** Whether `token` is the token of this session (constant-time on the hashes). */
+  async isTokenOf(sessionId: string, token: string): Promise<boolean> {
+    if (!TOKEN_RE.test(token)) return false;
+    const session = await this.sessions.findOneBy({ id: sessionId });
+    return !!session && constantTimeEqual(session.tokenHash, sha256(token));
+  }
+
+  async listResponses(caller: SessionCaller): Promise<AuthSessionResponse[]> {
+    const rows = await this.listForUser(caller.userId);
+    return rows.map((s) => toAuthSession(s, caller.sessionId));
+  }
+
+  /** `POST /auth/sessions/logout`: the password is checked before anything is revoked. */
+  async logoutWithPassword(
+    caller: SessionCaller,
+    idHashes: string[],
+    password: string,
+  ): Promise<void> {
+    const rows = await this.sessions.query<Array<{ password_hash: string | null }>>(
+      'SELECT password_hash FROM users WHERE id = $1',
+      [caller.userId],
+    );
+    if (!(await this.passwords.verify(rows[0]?.password_hash ?? null, password))) {
+      throw ApiError.field('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
+    }
+    await this.revokeByIdHashes(caller.userId, idHashes);
   }
 
   listForUser(userId: string): Promise<SessionEntity[]> {

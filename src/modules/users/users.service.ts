@@ -78,6 +78,21 @@ export class UsersService {
   }
 
   /**
+   * The discriminator a user gets when renaming to `username`: the current one when it is free
+   * with the new name, otherwise a random free one (null when all 9999 are taken).
+   */
+  async discriminatorForRename(
+    user: UserEntity,
+    username: string,
+    manager?: EntityManager,
+  ): Promise<string | null> {
+    if (username.toLowerCase() === user.username.toLowerCase()) return user.discriminator;
+    const used = await this.usedDiscriminators(username, manager);
+    if (!used.has(user.discriminator)) return user.discriminator;
+    return this.freeDiscriminator(username, manager);
+  }
+
+  /**
    * Creates a user with a free discriminator. A concurrent insert of the same pair hits the
    * unique index; we retry with another discriminator.
    */

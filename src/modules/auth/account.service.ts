@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { SessionCaller } from '../../common/auth/caller';
+import { ApiError } from '../../common/errors/api-error';
+import { MailerService } from '../../infra/mail/mailer.service';
+import { UserEntity } from '../users/user.entity';
+import { toUserPrivate } from '../users/user.mapper';
+import type { UserPrivateResponse } from '../users/user.response';
+import { UsersService } from '../users/users.service';
+import type { UpdateAccountDto } from './dto/update-account.dto';
+import { EmailTokensService } from './email-tokens.service';
+import { PasswordService } from './password.service';
+import { SessionsService } from './sessions.service';
+
+interface PendingMail {
+  to: string;
+  template: 'verify' | 'email_revert';
+  token: string;
+  username: string;
+}
+
+/**
+ * `PATCH /users/@me`. It lives in the auth module because changing the e-mail or password is a
+ * credential operation (password check, e-mailed tokens, sessions) and `users` sits below `auth`.
+ */
+@Injectable()
+export class AccountService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly users: UsersService,
+    private readonly passwords: PasswordService,
+    private readonly sessions: SessionsService,
+    private readonly emailTokens: EmailTokensService,
+    private readonly mailer: MailerService,
+  ) {}
+
+  async update(caller: SessionCaller, dto: UpdateAccountDto): Promise<UserPrivateResponse> {
+    const current = await this.users.getById(caller.userId);
+    const newEmail = dto.email?.trim();
+    const emailChanges = newEmail !== undefined && newEmail !== current.email;
+    const passwordChanges = dto.new_password !== undefined;
+    if (emailChanges || passwordChanges) {
+      if (dto.password === undefined) {
+        throw ApiError.field(
+          'password',
+          'PASSWORD_REQUIRED',
+          'The current password is required to change the e-mail address or password.',
+        );
+      }
+      if (!(await this.passwords.verify(current.passwordHash, dto.password))) {
+        throw ApiError.field('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
+      }
+    }
+    const newHash = passwordChanges ? await this.passwords.hash(dto.new_password as string) : null;
+    const mails: PendingMail[] = [];
+    const user = await this.db.transaction(async (m) => {
+      const user = await this.users.getById(caller.userId, m);
+      const patch: Partial<UserEntity> = {};
+      if (dto.username !== undefined && dto.username !== user.username) {
+        const discriminator = await this.users.discriminatorForRename(user, dto.username, m);
+        if (!discriminator) {
+          throw ApiError.field(
+            'username',
+            'USERNAME_TOO_MANY_USERS',
+            'Too many users have this username.',
+          );
+        }
+        patch.username = dto.username;
+        patch.discriminator = discriminator;
+      }
+      if (dto.global_name !== undefined) patch.globalName = dto.global_name;
+      if (emailChanges && newEmail) {
+        const holder = await this.users.findByEmail(newEmail, m);
+        if (holder && holder.id !== user.id) {
+          throw ApiError.field('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
+        }
+        patch.email = newEmail;
+        patch.emailVerified = false;
+        const name = patch.username ?? user.username;
+        const verify = await this.emailTokens.issue(user.id, 'verify', { email: newEmail }, m);
+        mails.push({ to: newEmail, template: 'verify', token: verify, username: name });
+        if (user.email) {
+          const revert = await this.emailTokens.issue(
+            user.id,
+            'email_revert',
+            { old_email: user.email, new_email: newEmail },
+            m,
+          );
+          mails.push({ to: user.email, template: 'email_revert', token: revert, username: name });
+        }
+      }
+      if (newHash) {
+        patch.passwordHash = newHash;
+        patch.passwordChangedAt = new Date();
+        // A new password ends every other session; this one stays.
+        await this.sessions.revokeAllForUser(user.id, caller.sessionId, m);
+      }
+      if (Object.keys(patch).length > 0) {
+        await m.getRepository(UserEntity).update(user.id, patch);
+      }
+      return Object.assign(user, patch);
+    });
+    for (const mail of mails) {
+      this.mailer.sendLater(mail.to, mail.template, mail.token, { username: mail.username });
+    }
+    return toUserPrivate(user);
+  }
+}

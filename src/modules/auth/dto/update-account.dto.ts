@@ -1,0 +1,47 @@
+import {
+  IsEmail,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+import { USERNAME_PATTERN } from './register.dto';
+
+/** `PATCH /users/@me`. Changing `email` or `new_password` needs the current `password`. */
+export class UpdateAccountDto {
+  /** `[A-Za-z0-9_]{2,32}`; a new discriminator is allocated when the current one is taken. */
+  @IsOptional()
+  @Matches(USERNAME_PATTERN, {
+    message: 'username must be 2-32 letters, digits or underscores',
+    context: { code: 'USERNAME_INVALID' },
+  })
+  username?: string;
+
+  /** Display name; null clears it. */
+  @ValidateIf((_o, v) => v !== null && v !== undefined)
+  @IsString()
+  @Length(1, 32)
+  global_name?: string | null;
+
+  /** New e-mail address: a verification mail goes to it, a revert mail to the old one. */
+  @IsOptional()
+  @IsEmail({}, { message: 'email must be a valid e-mail address' })
+  @MaxLength(254)
+  email?: string;
+
+  /** The current password (required to change `email` or the password). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password?: string;
+
+  /** The new password, 8-256 characters. */
+  @IsOptional()
+  @IsString()
+  @Length(8, 256, { context: { code: 'PASSWORD_LENGTH' } })
+  new_password?: string;
+}

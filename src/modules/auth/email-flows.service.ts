@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { MailerService } from '../../infra/mail/mailer.service';
+import { UserEntity } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import type { AuthLoginResult } from './auth.response';
+import { AuthService } from './auth.service';
+import type { TokenAndPasswordDto } from './dto/email-flows.dto';
+import { EmailTokensService } from './email-tokens.service';
+import { PasswordService } from './password.service';
+import { SessionOrigin, SessionsService } from './sessions.service';
+
+const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.toLowerCase() === b.toLowerCase();
+
+/** E-mail verification, password reset and e-mail revert (DESIGN.md §4: 24 h, 1 h, 48 h). */
+@Injectable()
+export class EmailFlowsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly users: UsersService,
+    private readonly passwords: PasswordService,
+    private readonly sessions: SessionsService,
+    private readonly emailTokens: EmailTokensService,
+    private readonly mailer: MailerService,
+    private readonly auth: AuthService,
+  ) {}
+
+  /** Marks the address verified; a token for an address the account no longer has is invalid. */
+  async verify(token: string): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const { userId, data } = await this.emailTokens.consume(token, 'verify', m);
+      const user = await this.users.findById(userId, m);
+      if (!user || !sameEmail(user.email, data?.email)) {
+        throw new ApiError(ErrorCode.InvalidEmailToken);
+      }
+      await m.getRepository(UserEntity).update(user.id, { emailVerified: true });
+    });
+  }
+
+  async resendVerification(userId: string): Promise<void> {
+    const user = await this.users.getById(userId);
+    if (!user.email) {
+      throw ApiError.field('email', 'EMAIL_REQUIRED', 'The account has no e-mail address.');
+    }
+    if (user.emailVerified) return;
+    const token = await this.emailTokens.issue(user.id, 'verify', { email: user.email });
+    this.mailer.sendLater(user.email, 'verify', token, { username: user.username });
+  }
+
+  /** Always succeeds, whether or not the address exists (no account enumeration). */
+  async forgot(email: string): Promise<void> {
+    const user = await this.users.findByEmail(email.trim());
+    if (!user?.email || user.bot) return;
+    const token = await this.emailTokens.issue(user.id, 'reset', { email: user.email });
+    this.mailer.sendLater(user.email, 'reset', token, { username: user.username });
+  }
+
+  /** Sets a new password, ends every session, and logs in (the mailbox proved ownership). */
+  async reset(dto: TokenAndPasswordDto, origin: SessionOrigin): Promise<AuthLoginResult> {
+    const passwordHash = await this.passwords.hash(dto.password);
+    return this.db.transaction(async (m) => {
+      const { userId, data } = await this.emailTokens.consume(dto.token, 'reset', m);
+      const user = await this.users.findById(userId, m);
+      if (!user || !sameEmail(user.email, data?.email)) {
+        throw new ApiError(ErrorCode.InvalidEmailToken);
+      }
+      user.passwordHash = passwordHash;
+      user.passwordChangedAt = new Date();
+      user.emailVerified = true;
+      await m.getRepository(UserEntity).update(user.id, {
+        passwordHash,
+        passwordChangedAt: user.passwordChangedAt,
+        emailVerified: true,
+      });
+      await this.sessions.revokeAllForUser(user.id, undefined, m);
+      return this.auth.completeLogin(user, origin, m);
+    });
+  }
+
+  /** Undoes an e-mail change from the old mailbox: old address back, new password, all sessions ended. */
+  async revert(dto: TokenAndPasswordDto, origin: SessionOrigin): Promise<AuthLoginResult> {
+    const passwordHash = await this.passwords.hash(dto.password);
+    return this.db.transaction(async (m) => {
+      const { userId, data } = await this.emailTokens.consume(dto.token, 'email_revert', m);
+      const user = await this.users.findById(userId, m);
+      const oldEmail = data?.old_email;
+      if (!user || !oldEmail) throw new ApiError(ErrorCode.InvalidEmailToken);
+      const holder = await this.users.findByEmail(oldEmail, m);
+      if (holder && holder.id !== user.id) {
+        throw ApiError.field(
+          'email',
+          'EMAIL_ALREADY_REGISTERED',
+          'The old address now belongs to another account.',
+        );
+      }
+      Object.assign(user, {
+        email: oldEmail,
+        emailVerified: true,
+        passwordHash,
+        passwordChangedAt: new Date(),
+      });
+      await m.getRepository(UserEntity).update(user.id, {
+        email: user.email,
+        emailVerified: true,
+        passwordHash,
+        passwordChangedAt: user.passwordChangedAt,
+      });
+      await this.sessions.revokeAllForUser(user.id, undefined, m);
+      return this.auth.completeLogin(user, origin, m);
+    });
+  }
+}
