@@ -339,6 +339,36 @@ describe('sessions, account update, MFA-required login, suggestions, login brake
         expect((await login(user.email, 'bad-password')).status).toBe(400);
       for (let i = 0; i < 3; i++) expect((await login(user.email, user.password)).status).toBe(200);
     });
+
+    it('clears the count on a successful login', async () => {
+      const user = await registerUser(app);
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 4; i++)
+          expect((await login(user.email, 'bad-password')).status).toBe(400);
+        expect((await login(user.email, user.password)).status).toBe(200);
+      }
+    });
+
+    it('shares the count across instances through Redis', async () => {
+      const env = { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' };
+      const a = await createTestApp({ env });
+      const b = await createTestApp({ env });
+      try {
+        const user = await registerUser(a);
+        const attempt = (target: NestExpressApplication, password: string) =>
+          http(target).post('/v1/auth/login').send({ email: user.email, password });
+        for (let i = 0; i < 5; i++) {
+          expect((await attempt(i % 2 ? a : b, 'wrong-password')).status).toBe(400);
+        }
+        const blocked = await attempt(a, user.password);
+        expect(blocked.status).toBe(429);
+        expect(blocked.body.code).toBe('RATE_LIMITED');
+        expect((await attempt(b, user.password)).status).toBe(429);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
   });
 
   describe('POST /auth/username-suggestions', () => {

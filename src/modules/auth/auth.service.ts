@@ -111,6 +111,7 @@ export class AuthService {
       await this.attempts.recordFailure(email);
       throw this.invalidLogin();
     }
+    await this.attempts.recordSuccess(email);
     // A second factor already proves more than a known IP would (DESIGN.md §4).
     if (!user.mfaEnabled && (await this.ipAuthorization.required(user, origin.ip))) {
       throw await this.ipAuthorization.challenge(user, origin);

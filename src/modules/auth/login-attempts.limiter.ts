@@ -1,50 +1,87 @@
-import { Injectable } from '@nestjs/common';
-import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
 import { sha256 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { AppConfig } from '../../config/app.config';
+import { REDIS } from '../../infra/redis/redis.module';
 
 export const LOGIN_FAILURES_ALLOWED = 5;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
-// A failure weighs FAILURE_WEIGHT hits plus the attempt's own hit; see `check`.
-const FAILURE_WEIGHT = 9;
-const LIMIT = LOGIN_FAILURES_ALLOWED * (FAILURE_WEIGHT + 1);
-const NAME = 'login-email';
+
+interface Count {
+  failures: number;
+  /** Milliseconds until the window (counted from the first failure) closes. */
+  ttlMs: number;
+}
 
 /**
- * Per-e-mail brute-force brake: after 5 failed logins in 15 minutes the address answers 429 for
- * 15 minutes, whatever the password. It uses the throttler's storage (memory or Redis), whose only
- * operation is "increment and tell": every attempt adds 1 hit before the password is checked
- * (that is the read), and a failure adds 9 more. Five failures make 50 hits, so the sixth attempt
- * is blocked; successes cost 1, so a user who keeps logging in correctly needs ~50 logins in the
- * window to trip it.
+ * Per-e-mail brute-force brake: after 5 failed logins for one address within 15 minutes (counted
+ * from the first failure) the address answers 429 until the window closes, whatever the password,
+ * so a guesser spread over many IPs is still slowed. A successful login clears the count.
+ * Counts live in Redis when configured (shared by every instance), otherwise in memory.
+ * Off with RATE_LIMITS=off (load benchmarks only), like every other limit.
  */
 @Injectable()
 export class LoginAttemptsLimiter {
-  constructor(@InjectThrottlerStorage() private readonly storage: ThrottlerStorage) {}
+  private readonly memory = new Map<string, { failures: number; expiresAt: number }>();
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis | null,
+    private readonly config: AppConfig,
+  ) {}
 
   private key(email: string): string {
-    return `login-email:${sha256(email.trim().toLowerCase()).toString('hex')}`;
+    return `login-failures:${sha256(email.trim().toLowerCase()).toString('hex')}`;
   }
 
-  private hit(email: string) {
-    return this.storage.increment(
-      this.key(email),
-      LOGIN_FAILURE_WINDOW_MS,
-      LIMIT,
-      LOGIN_FAILURE_WINDOW_MS,
-      NAME,
-    );
-  }
-
-  /** Counts the attempt; throws 429 while the address is blocked. */
+  /** Throws 429 while the address is blocked. */
   async check(email: string): Promise<void> {
-    const record = await this.hit(email);
-    if (record.isBlocked) throw rateLimited(record.timeToBlockExpire);
+    if (!this.config.rateLimits.enabled) return;
+    const { failures, ttlMs } = await this.read(this.key(email));
+    if (failures >= LOGIN_FAILURES_ALLOWED) throw rateLimited(ttlMs / 1000);
   }
 
   async recordFailure(email: string): Promise<void> {
-    for (let i = 0; i < FAILURE_WEIGHT; i++) await this.hit(email);
+    if (!this.config.rateLimits.enabled) return;
+    const key = this.key(email);
+    if (this.redis) {
+      // SET NX starts the window at the first failure; INCR counts (works on any Redis version).
+      await this.redis.multi().set(key, 0, 'PX', LOGIN_FAILURE_WINDOW_MS, 'NX').incr(key).exec();
+      return;
+    }
+    const now = Date.now();
+    const entry = this.memory.get(key);
+    if (!entry || entry.expiresAt <= now) {
+      if (this.memory.size > 100_000) this.sweep(now);
+      this.memory.set(key, { failures: 1, expiresAt: now + LOGIN_FAILURE_WINDOW_MS });
+    } else {
+      entry.failures += 1;
+    }
+  }
+
+  async recordSuccess(email: string): Promise<void> {
+    if (!this.config.rateLimits.enabled) return;
+    const key = this.key(email);
+    if (this.redis) await this.redis.del(key);
+    else this.memory.delete(key);
+  }
+
+  private async read(key: string): Promise<Count> {
+    if (this.redis) {
+      const res = await this.redis.multi().get(key).pttl(key).exec();
+      const failures = Number(res?.[0]?.[1] ?? 0);
+      const ttlMs = Number(res?.[1]?.[1] ?? 0);
+      return { failures: Number.isFinite(failures) ? failures : 0, ttlMs: Math.max(0, ttlMs) };
+    }
+    const entry = this.memory.get(key);
+    const now = Date.now();
+    if (!entry || entry.expiresAt <= now) return { failures: 0, ttlMs: 0 };
+    return { failures: entry.failures, ttlMs: entry.expiresAt - now };
+  }
+
+  private sweep(now: number): void {
+    for (const [k, v] of this.memory) if (v.expiresAt <= now) this.memory.delete(k);
   }
 }
 
