@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import type { Embed } from '../webhooks/transformers/embed';
+import type { Embed } from './embeds/embed';
 import { UserEntity } from '../users/user.entity';
 import { ChannelEntity } from './channel.entity';
 

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { UserEntity } from '../users/user.entity';
-import { normalizeDraft } from '../webhooks/transformers/embed';
+import { normalizeDraft } from './embeds/embed';
 import type { CreateMessageDto } from './dto/create-message.dto';
 import type { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { GuildAccessService } from './guild-access.service';

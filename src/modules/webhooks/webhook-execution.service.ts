@@ -15,11 +15,11 @@ import {
   normalizeDraft,
   type Embed,
   type MessageDraft,
-} from './transformers/embed';
+} from '../guilds/embeds/embed';
 import { transformErrorTracker } from './transformers/errortracker.transformer';
 import { asRecord } from './transformers/read';
 import { transformRepoHost } from './transformers/repohost.transformer';
-import { EMBED_LIMITS } from './transformers/truncate';
+import { EMBED_LIMITS } from '../guilds/embeds/truncate';
 import { WebhookTokenCache } from './webhook-token-cache';
 
 /** What an execute answers: the posted message, or nothing (204 / chatcompat `ok`). */

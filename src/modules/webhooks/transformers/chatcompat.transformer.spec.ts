@@ -6,7 +6,7 @@ import {
   unescapeSlack,
 } from './chatcompat.transformer';
 import { COLORS } from './colors';
-import { EMBED_LIMITS } from './truncate';
+import { EMBED_LIMITS } from '../../guilds/embeds/truncate';
 
 describe('slackToMarkdown', () => {
   it.each([

@@ -7,7 +7,7 @@ import {
   isEmptyEmbed,
   normalizeDraft,
   normalizeEmbed,
-} from './embed';
+} from '../../guilds/embeds/embed';
 import { asArray, asRecord, asString, asText, JsonRecord } from './read';
 
 // Transforms Slack incoming-webhook bodies (`text`, `username`, `icon_url`, `attachments`), so

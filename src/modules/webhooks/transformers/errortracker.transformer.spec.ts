@@ -1,7 +1,7 @@
 import { COLORS } from './colors';
-import { Embed } from './embed';
+import { Embed } from '../../guilds/embeds/embed';
 import { levelColor, transformErrorTracker } from './errortracker.transformer';
-import { EMBED_LIMITS } from './truncate';
+import { EMBED_LIMITS } from '../../guilds/embeds/truncate';
 
 // Payloads modelled on Sentry's integration-platform webhook docs and the legacy webhooks plugin.
 

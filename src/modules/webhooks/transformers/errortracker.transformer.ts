@@ -1,7 +1,7 @@
 import { COLORS } from './colors';
-import { Embed, EmbedField, MessageDraft, normalizeDraft } from './embed';
+import { Embed, EmbedField, MessageDraft, normalizeDraft } from '../../guilds/embeds/embed';
 import { asArray, asRecord, asText, at, firstText, JsonRecord } from './read';
-import { truncate } from './truncate';
+import { truncate } from '../../guilds/embeds/truncate';
 
 // Transforms Sentry-format deliveries: the integration platform body `{action, data, actor}`
 // (resource from the `Sentry-Hook-Resource` header) and the legacy flat webhook-plugin body.

@@ -1,8 +1,8 @@
 import definitions from '@octokit/webhooks-examples';
 import { COLORS } from './colors';
-import { Embed, MessageDraft } from './embed';
+import { Embed, MessageDraft } from '../../guilds/embeds/embed';
 import { PUSH_COMMIT_LIMIT, transformRepoHost } from './repohost.transformer';
-import { EMBED_LIMITS } from './truncate';
+import { EMBED_LIMITS } from '../../guilds/embeds/truncate';
 
 // Real deliveries from @octokit/webhooks-examples: loosely typed on purpose, the transformer
 // itself treats them as unknown.

@@ -1,7 +1,7 @@
 import { COLORS } from './colors';
-import { Embed, EmbedAuthor, MessageDraft, normalizeDraft } from './embed';
+import { Embed, EmbedAuthor, MessageDraft, normalizeDraft } from '../../guilds/embeds/embed';
 import { asArray, asRecord, asString, asText, at, firstText, JsonRecord } from './read';
-import { truncate } from './truncate';
+import { truncate } from '../../guilds/embeds/truncate';
 
 // Transforms GitHub-format webhook deliveries (event name from `X-GitHub-Event`) into one embed.
 

@@ -1,4 +1,3 @@
-import { COLORS, SLACK_PRESET_COLORS } from './colors';
 import { MAX_EMBEDS, isEmptyEmbed, normalizeDraft, normalizeEmbed } from './embed';
 import { EMBED_LIMITS } from './truncate';
 
@@ -123,20 +122,5 @@ describe('normalizeDraft', () => {
     expect(draft!.avatar_url).toBeUndefined();
     expect(draft!.embeds).toHaveLength(MAX_EMBEDS);
     expect(draft!.embeds[0]).toEqual({ title: '#0' });
-  });
-});
-
-describe('COLORS', () => {
-  it('holds 24-bit integers only', () => {
-    for (const [name, value] of Object.entries(COLORS)) {
-      expect({ name, ok: Number.isInteger(value) && value >= 0 && value <= 0xffffff }).toEqual({
-        name,
-        ok: true,
-      });
-    }
-  });
-
-  it("uses Slack's preset values", () => {
-    expect(SLACK_PRESET_COLORS).toEqual({ good: 0x2eb886, warning: 0xdaa038, danger: 0xa30200 });
   });
 });
