@@ -202,6 +202,23 @@ describe('foundation: errors, discovery, health, docs', () => {
   });
 });
 
+describe('foundation: graceful shutdown', () => {
+  it('lets an in-flight request finish when the app closes (what SIGTERM triggers)', async () => {
+    const app = await createTestApp({ imports: [ProbeModule] });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as { port: number };
+    const inFlight = fetch(`http://127.0.0.1:${port}/v1/__probe/slow`);
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = app.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closed;
+    // The listener is gone: new connections are refused.
+    await expect(fetch(`http://127.0.0.1:${port}/v1/health/live`)).rejects.toThrow();
+  });
+});
+
 describe('foundation: broken dependencies', () => {
   it('reports not-ready when Redis is unreachable', async () => {
     const app = await createTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });

@@ -47,6 +47,13 @@ class ProbeController {
     return this.db.query('SELECT * FROM table_that_does_not_exist_xyz');
   }
 
+  @Get('slow')
+  @Public()
+  async slow(): Promise<{ done: true }> {
+    await new Promise((r) => setTimeout(r, 400));
+    return { done: true };
+  }
+
   @Get('user')
   @Auth({ kind: 'user' })
   user(@CurrentCaller() caller: Caller): Caller {
