@@ -1,0 +1,195 @@
+/**
+ * Setup helpers for bench/targets.ts: accounts, guilds and webhooks made through the public API,
+ * and the in-process ceilings (raw argon2id verify, raw message INSERT) that HTTP rows are
+ * compared with in the same run.
+ */
+import definitions from '@octokit/webhooks-examples';
+import * as argon2 from 'argon2';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { SnowflakeService } from '../src/common/snowflake/snowflake.service';
+import { transformChatCompat } from '../src/modules/webhooks/transformers/chatcompat.transformer';
+import type { MessageDraft } from '../src/modules/webhooks/transformers/embed';
+import { transformRepoHost } from '../src/modules/webhooks/transformers/repohost.transformer';
+import type { BenchContext, InProcessOp } from './targets';
+
+let seq = 0;
+const uniqueName = (prefix: string) =>
+  `${prefix}${process.pid.toString(36)}_${Date.now().toString(36)}_${(seq++).toString(36)}`;
+
+export interface BenchUser {
+  email: string;
+  password: string;
+  token: string;
+  userId: string;
+}
+
+/** Registers a fresh account through the API (one argon2 hash). */
+export async function newUser(ctx: BenchContext): Promise<BenchUser> {
+  const username = uniqueName('b_').slice(0, 32);
+  const email = `${username}@bench.invalid`;
+  const password = 'correct-horse-battery-staple';
+  const res = await ctx.call<{ token: string; user_id: string }>('POST', '/v1/auth/register', {
+    body: { consent: true, date_of_birth: '1990-01-01', email, password, username },
+  });
+  return { email, password, token: res.token, userId: res.user_id };
+}
+
+export interface BenchWebhook {
+  id: string;
+  token: string;
+  name: string;
+  channelId: string;
+}
+
+/** A new user, a guild of theirs and a webhook on its `general` channel. */
+export async function newWebhook(ctx: BenchContext): Promise<BenchWebhook> {
+  const { token } = await newUser(ctx);
+  const auth = { authorization: token };
+  const guild = await ctx.call<{ id: string }>('POST', '/v1/guilds', {
+    headers: auth,
+    body: { name: uniqueName('bench ') },
+    expect: 201,
+  });
+  const channels = await ctx.call<Array<{ id: string; name: string }>>(
+    'GET',
+    `/v1/guilds/${guild.id}/channels`,
+    { headers: auth },
+  );
+  const general = channels.find((c) => c.name === 'general') ?? channels[0];
+  if (!general) throw new Error(`guild ${guild.id} has no channel`);
+  const name = 'Bench hook';
+  const hook = await ctx.call<{ id: string; token: string }>(
+    'POST',
+    `/v1/channels/${general.id}/webhooks`,
+    { headers: auth, body: { name }, expect: 201 },
+  );
+  return { id: hook.id, token: hook.token, name, channelId: general.id };
+}
+
+// ---------------------------------------------------------------- payloads
+
+/** A Slack-style incoming-webhook body: text plus one attachment with fields. */
+export const CHATCOMPAT_BODY = {
+  text: 'Deploy of <https://example.com/deploys/42|parley-api #42> finished',
+  username: 'deploy-bot',
+  attachments: [
+    {
+      fallback: 'Deploy finished',
+      color: 'good',
+      title: 'parley-api #42',
+      title_link: 'https://example.com/deploys/42',
+      text: 'All 312 checks passed in 4 m 12 s.',
+      fields: [
+        { title: 'Environment', value: 'production', short: true },
+        { title: 'Commit', value: '`1a2b3c4`', short: true },
+      ],
+      footer: 'deploy-bot',
+      ts: 1760000000,
+    },
+  ],
+};
+
+type Payload = Record<string, unknown>;
+
+/** A real GitHub push delivery with commits, from @octokit/webhooks-examples. */
+export const PUSH_PAYLOAD: Payload = (() => {
+  const push = definitions.find((d) => d.name === 'push');
+  const example = (push?.examples as Payload[] | undefined)?.find(
+    (e) => Array.isArray(e.commits) && e.commits.length > 0,
+  );
+  if (!example) throw new Error('@octokit/webhooks-examples has no push example with commits');
+  return example;
+})();
+
+/** The message the app builds from CHATCOMPAT_BODY (same transformer). */
+export function chatCompatDraft(): MessageDraft {
+  const draft = transformChatCompat(CHATCOMPAT_BODY);
+  if (!draft) throw new Error('CHATCOMPAT_BODY renders no message');
+  return draft;
+}
+
+/** The message the app builds from PUSH_PAYLOAD (same transformer). */
+export function pushDraft(): MessageDraft {
+  const draft = transformRepoHost('push', PUSH_PAYLOAD);
+  if (!draft) throw new Error('PUSH_PAYLOAD renders no message');
+  return draft;
+}
+
+// ---------------------------------------------------------------- in-process ceilings
+
+// PasswordService's parameters (OWASP: argon2id, m = 19 MiB, t = 2, p = 1).
+const ARGON2_OPTIONS = {
+  type: argon2.argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+const hashParams = (hash: string) => hash.split('$').slice(0, 4).join('$');
+
+/**
+ * argon2.verify of a correct password against a hash made with the app's parameters. Setup
+ * checks those parameters against a hash the app itself stored at registration, so the ceiling
+ * cannot silently drift from what login does.
+ */
+export async function argon2VerifyOp(ctx: BenchContext): Promise<InProcessOp> {
+  const password = 'correct-horse-battery-staple';
+  const hash = await argon2.hash(password, ARGON2_OPTIONS);
+  const user = await newUser(ctx);
+  const rows = await ctx.app
+    .get(DataSource)
+    .query<Array<{ password_hash: string }>>('SELECT password_hash FROM users WHERE id = $1', [
+      user.userId,
+    ]);
+  const stored = rows[0]?.password_hash ?? '';
+  if (hashParams(stored) !== hashParams(hash)) {
+    throw new Error(
+      `the app hashes with ${hashParams(stored)}, the bench with ${hashParams(hash)}`,
+    );
+  }
+  return {
+    op: async () => {
+      if (!(await argon2.verify(hash, password))) throw new Error('argon2.verify returned false');
+    },
+    note: `${hashParams(hash)}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}`,
+  };
+}
+
+/**
+ * A plain INSERT of the message row the app writes for `draft` (same columns, values, jsonb
+ * embeds and RETURNING list; snowflake ids from the app's generator), through a pg.Pool with the
+ * app's pool size and URL. What it leaves out is exactly the webhook check the app folds into
+ * its INSERT … SELECT … FROM webhooks, plus everything above the driver.
+ */
+export async function insertMessageOp(
+  ctx: BenchContext,
+  draft: MessageDraft,
+): Promise<InProcessOp> {
+  const hook = await newWebhook(ctx);
+  const options = ctx.app.get(DataSource).options as { url?: string; extra?: { max?: number } };
+  if (!options.url) throw new Error('the app has no database URL');
+  const max = options.extra?.max ?? 10;
+  const pool = new Pool({ connectionString: options.url, max, application_name: 'parley-bench' });
+  const snowflakes = ctx.app.get(SnowflakeService);
+  const sql = `
+    INSERT INTO messages (id, channel_id, author_id, webhook_id, webhook_name, webhook_avatar, content, embeds)
+    VALUES ($1, $2, NULL, $3, $4, $5, $6, $7::jsonb)
+    RETURNING id::text AS id, channel_id::text AS channel_id, webhook_name, webhook_avatar, created_at`;
+  return {
+    op: async () => {
+      const res = await pool.query(sql, [
+        snowflakes.next(),
+        hook.channelId,
+        hook.id,
+        draft.username ?? hook.name,
+        draft.avatar_url ?? null,
+        draft.content ?? '',
+        JSON.stringify(draft.embeds),
+      ]);
+      if (res.rowCount !== 1) throw new Error('INSERT inserted no row');
+    },
+    close: () => pool.end(),
+    note: `pg.Pool max ${max}, ${JSON.stringify(draft.embeds).length} B of embeds JSON`,
+  };
+}
