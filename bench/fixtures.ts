@@ -9,7 +9,7 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { SnowflakeService } from '../src/common/snowflake/snowflake.service';
 import { transformChatCompat } from '../src/modules/webhooks/transformers/chatcompat.transformer';
-import type { MessageDraft } from '../src/modules/webhooks/transformers/embed';
+import type { MessageDraft } from '../src/modules/guilds/embeds/embed';
 import { transformRepoHost } from '../src/modules/webhooks/transformers/repohost.transformer';
 import type { BenchContext, InProcessOp } from './targets';
 
@@ -192,4 +192,51 @@ export async function insertMessageOp(
     close: () => pool.end(),
     note: `pg.Pool max ${max}, ${JSON.stringify(draft.embeds).length} B of embeds JSON`,
   };
+}
+
+// ---------------------------------------------------------------- OAuth2
+
+export interface BenchOAuthClient {
+  clientId: string;
+  clientSecret: string;
+  accessToken: string;
+}
+
+/**
+ * An application, a user's consent and a token exchange, all through the API: what an
+ * integrator's client holds after the authorization-code flow.
+ */
+export async function newOAuthClient(ctx: BenchContext): Promise<BenchOAuthClient> {
+  const user = await newUser(ctx);
+  const redirectUri = 'https://bench.invalid/callback';
+  const app = await ctx.call<{ id: string; client_secret: string }>(
+    'POST',
+    '/v1/oauth2/applications',
+    {
+      headers: { authorization: user.token },
+      body: { name: uniqueName('Bench app '), redirect_uris: [redirectUri] },
+    },
+  );
+  const consent = await ctx.call<{ redirect_to: string }>('POST', '/v1/oauth2/authorize/consent', {
+    headers: { authorization: user.token },
+    body: {
+      client_id: app.id,
+      scope: 'identify email',
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      state: 'bench',
+    },
+  });
+  const code = new URL(consent.redirect_to).searchParams.get('code');
+  if (!code) throw new Error(`consent gave no code: ${consent.redirect_to}`);
+  const tokens = await ctx.call<{ access_token: string }>('POST', '/v1/oauth2/token', {
+    body: {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: app.id,
+      client_secret: app.client_secret,
+    },
+  });
+  return { clientId: app.id, clientSecret: app.client_secret, accessToken: tokens.access_token };
 }

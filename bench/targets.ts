@@ -4,6 +4,7 @@ import {
   CHATCOMPAT_BODY,
   chatCompatDraft,
   insertMessageOp,
+  newOAuthClient,
   newUser,
   newWebhook,
   PUSH_PAYLOAD,
@@ -175,5 +176,34 @@ export const TARGETS: BenchTarget[] = [
         body: PUSH_PAYLOAD,
       };
     },
+  },
+
+  // OAuth2: the resource-server hot paths of an integrator.
+  {
+    name: 'POST /v1/oauth2/introspect',
+    group: 'oauth2',
+    server: 'parley',
+    method: 'POST',
+    path: '/v1/oauth2/introspect',
+    setup: async (ctx) => {
+      const client = await newOAuthClient(ctx);
+      return {
+        body: {
+          token: client.accessToken,
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+        },
+      };
+    },
+  },
+  {
+    name: 'GET /v1/oauth2/@me (bearer)',
+    group: 'oauth2',
+    server: 'parley',
+    method: 'GET',
+    path: '/v1/oauth2/@me',
+    setup: async (ctx) => ({
+      headers: { authorization: `Bearer ${(await newOAuthClient(ctx)).accessToken}` },
+    }),
   },
 ];
