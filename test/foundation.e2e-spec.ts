@@ -139,9 +139,20 @@ describe('foundation: errors, discovery, health, docs', () => {
           webapp: 'http://app.parley.test',
           admin: 'http://parley.test/v1/admin',
         },
-        features: expect.objectContaining({ registration: true, sso: false, webauthn: true }),
+        features: expect.objectContaining({
+          registration: true,
+          ip_authorization: true,
+          oauth2: true,
+          webhooks: true,
+          // Not served by any module yet, whatever the configuration says.
+          sso: false,
+          webauthn: false,
+          sms_mfa: false,
+        }),
         limits: expect.objectContaining({
           rate_limits: expect.objectContaining({ discovery: { limit: 100000, window_seconds: 1 } }),
+          max_webhooks_per_channel: 15,
+          password_min_length: 8,
         }),
         sso: { enabled: false, enforced: false, display_name: null, redirect_uri: null },
         federation: { enabled: false },

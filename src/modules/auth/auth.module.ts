@@ -1,3 +1,4 @@
+import { AuthDiscovery } from './auth-discovery';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../../infra/mail/mail.module';
@@ -35,6 +36,7 @@ import { UsernameSuggestionsService } from './username-suggestions.service';
   ],
   controllers: [AuthController, AccountController],
   providers: [
+    AuthDiscovery,
     AuthService,
     AccountService,
     EmailFlowsService,

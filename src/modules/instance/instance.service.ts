@@ -17,6 +17,7 @@ export class InstanceService implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const c = this.config;
     const contributed = this.registry.snapshot();
+    const sso = contributed.features.sso === true;
     const buckets = Object.fromEntries(
       Object.entries(c.rateLimits.buckets).map(([name, b]) => [
         name,
@@ -32,12 +33,16 @@ export class InstanceService implements OnApplicationBootstrap {
         docs: `${c.publicUrl}/docs`,
         ...contributed.endpoints,
       },
+      // A feature is on only when a running module says so (and its configuration allows it):
+      // e.g. `sso` stays false while no SSO module is loaded, whatever SSO_ENABLED says.
       features: {
-        registration: c.registration,
-        ip_authorization: c.ipAuthorization,
-        sms_mfa: c.sms.provider === 'twilio' && Boolean(c.sms.twilio.accountSid),
-        webauthn: Boolean(c.webauthn.rpId),
-        sso: c.sso.enabled,
+        registration: false,
+        ip_authorization: false,
+        sms_mfa: false,
+        webauthn: false,
+        sso: false,
+        oauth2: false,
+        webhooks: false,
         rate_limits: c.rateLimits.enabled,
         shared_rate_limits: Boolean(c.redisUrl),
         smtp: Boolean(c.mail.smtpUrl),
@@ -50,10 +55,10 @@ export class InstanceService implements OnApplicationBootstrap {
         ...contributed.limits,
       },
       sso: {
-        enabled: c.sso.enabled,
-        enforced: c.sso.enabled && c.sso.enforced,
+        enabled: sso,
+        enforced: sso && c.sso.enforced,
         display_name: c.sso.displayName,
-        redirect_uri: c.sso.enabled ? `${c.webAppUrl}/auth/sso/callback` : null,
+        redirect_uri: sso ? `${c.webAppUrl}/auth/sso/callback` : null,
       },
       federation: { enabled: false },
     };

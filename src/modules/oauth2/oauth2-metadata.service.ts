@@ -35,6 +35,7 @@ export class OAuth2MetadataService implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    this.registry.setFeatures({ oauth2: true });
     this.registry.addEndpoints({
       oauth2_authorization: this.doc.authorization_endpoint,
       oauth2_token: this.doc.token_endpoint,

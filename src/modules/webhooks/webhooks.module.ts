@@ -1,3 +1,4 @@
+import { WebhooksDiscovery } from './webhooks-discovery';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { StorageModule } from '../../infra/storage/storage.module';
@@ -19,7 +20,7 @@ import { WebhooksService } from './webhooks.service';
     TypeOrmModule.forFeature([WebhookEntity, WebhookDeliveryEntity]),
   ],
   controllers: [WebhooksController, WebhookExecuteController],
-  providers: [WebhooksService, WebhookExecutionService, WebhookTokenCache],
+  providers: [WebhooksDiscovery, WebhooksService, WebhookExecutionService, WebhookTokenCache],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}
