@@ -46,7 +46,11 @@ export function loggerParams(config: AppConfig): Params {
   };
 }
 
-// Webhook execute URLs carry the webhook token in the path: never log it.
+// Some URLs carry secrets by design: webhook tokens and handoff codes in the path, tickets and
+// tokens in the query. None of them may reach the logs.
 export function redactUrl(url: string): string {
-  return url.replace(/^(\/v1\/webhooks\/\d+\/)[^/?]+/, '$1[redacted]');
+  return url
+    .replace(/^(\/v1\/webhooks\/[^/?]+\/)[^/?]+/, '$1[redacted]')
+    .replace(/^(\/v1\/auth\/handoff\/)(?!initiate|complete)[^/?]+/, '$1[redacted]')
+    .replace(/([?&](?:ticket|token|code|state)=)[^&#]*/gi, '$1[redacted]');
 }
