@@ -18,7 +18,9 @@ async function bootstrap(): Promise<void> {
   // Keep-alive longer than typical load-balancer idle timeouts; SIGTERM closes the listener
   // and lets in-flight requests finish (enableShutdownHooks → app.close()).
   server.keepAliveTimeout = 65_000;
-  new Logger('Parley').log(`listening on ${config.publicUrl} (Swagger UI: ${config.publicUrl}/docs)`);
+  new Logger('Parley').log(
+    `listening on ${config.publicUrl} (Swagger UI: ${config.publicUrl}/docs)`,
+  );
 }
 
 void bootstrap();

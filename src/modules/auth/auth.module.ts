@@ -1,3 +1,4 @@
+import { AuthMaintenance } from './auth-maintenance';
 import { AuthDiscovery } from './auth-discovery';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -36,6 +37,7 @@ import { UsernameSuggestionsService } from './username-suggestions.service';
   ],
   controllers: [AuthController, AccountController],
   providers: [
+    AuthMaintenance,
     AuthDiscovery,
     AuthService,
     AccountService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { SessionCaller } from '../../common/auth/caller';
 import { decryptSecret, encryptSecret, randomString, sha256 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
@@ -97,8 +97,8 @@ export class HandoffService {
       if (!row) throw new ApiError(ErrorCode.InvalidHandoffCode);
       const expired = row.expiresAt.getTime() <= Date.now();
       if (row.readAt || expired) {
-        // A result nobody read before the TTL is wiped too.
-        if (row.sealedToken) await repo.update(row.id, { sealedToken: null });
+        // A result nobody read before the TTL is wiped, and its session ended: nobody holds it.
+        if (row.sealedToken) await this.abandon(row, m);
         return { status: 'expired' };
       }
       if (!row.completedAt || !row.sealedToken || !row.userId) return { status: 'pending' };
@@ -106,5 +106,31 @@ export class HandoffService {
       await repo.update(row.id, { sealedToken: null, readAt: new Date() });
       return { status: 'completed', token, user_id: row.userId };
     });
+  }
+
+  /**
+   * Ends the sessions minted for handoffs that expired unread, wipes their sealed tokens and drops
+   * rows older than a day. Run by the sweeper.
+   */
+  async sweep(): Promise<number> {
+    return this.db.transaction(async (m) => {
+      const abandoned = await m
+        .getRepository(HandoffEntity)
+        .createQueryBuilder('h')
+        .where('h.expires_at <= now() AND h.sealed_token IS NOT NULL')
+        .setLock('pessimistic_write')
+        .getMany();
+      for (const row of abandoned) await this.abandon(row, m);
+      const deleted = await m.query<[unknown[], number]>(
+        "DELETE FROM auth_handoffs WHERE expires_at < now() - interval '1 day'",
+      );
+      return abandoned.length + (deleted[1] ?? 0);
+    });
+  }
+
+  private async abandon(row: HandoffEntity, m: EntityManager): Promise<void> {
+    const token = decryptSecret(this.config.secretKey, row.sealedToken!);
+    await this.sessions.revokeByToken(token, m);
+    await m.getRepository(HandoffEntity).update(row.id, { sealedToken: null });
   }
 }

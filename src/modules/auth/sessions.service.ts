@@ -124,6 +124,12 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     await repo.delete({ id: sessionId });
   }
 
+  /** Ends the session a token belongs to (if it still exists). */
+  async revokeByToken(token: string, manager?: EntityManager): Promise<void> {
+    const repo = manager ? manager.getRepository(SessionEntity) : this.sessions;
+    await repo.delete({ tokenHash: sha256(token) });
+  }
+
   /** Revokes the user's sessions whose id_hash (base64url SHA-256 of the token) is listed. */
   async revokeByIdHashes(userId: string, idHashes: string[]): Promise<number> {
     const hashes = idHashes.map((h) => Buffer.from(h, 'base64url')).filter((b) => b.length === 32);

@@ -1,3 +1,4 @@
+import { OAuth2Maintenance } from './oauth2-maintenance';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
@@ -50,6 +51,7 @@ import { OAuth2Controller } from './oauth2.controller';
     OAuth2MetadataController,
   ],
   providers: [
+    OAuth2Maintenance,
     ApplicationsService,
     BotProfileService,
     BotTokenResolver,

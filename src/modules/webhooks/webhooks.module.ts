@@ -1,3 +1,4 @@
+import { WebhooksMaintenance } from './webhooks-maintenance';
 import { WebhooksDiscovery } from './webhooks-discovery';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -20,7 +21,13 @@ import { WebhooksService } from './webhooks.service';
     TypeOrmModule.forFeature([WebhookEntity, WebhookDeliveryEntity]),
   ],
   controllers: [WebhooksController, WebhookExecuteController],
-  providers: [WebhooksDiscovery, WebhooksService, WebhookExecutionService, WebhookTokenCache],
+  providers: [
+    WebhooksMaintenance,
+    WebhooksDiscovery,
+    WebhooksService,
+    WebhookExecutionService,
+    WebhookTokenCache,
+  ],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}
