@@ -20,6 +20,8 @@ const common = {
 };
 
 module.exports = {
+  // testTimeout is a global option (ignored inside projects): e2e suites boot real apps.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {

@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createTestApp, http } from './helpers/app';
+import { createTestApp, http, RELAXED_LIMITS } from './helpers/app';
+import { registerUser } from './helpers/factories';
 import { ProbeModule } from './helpers/probe.module';
 
 describe('foundation: errors, discovery, health, docs', () => {
@@ -240,6 +241,33 @@ describe('foundation: broken dependencies', () => {
         code: 'SERVICE_UNAVAILABLE',
         checks: { database: 'ok', redis: 'down' },
       });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps serving, and limiting, when Redis is down (counts fall back to this process)', async () => {
+    const app = await createTestApp({
+      env: {
+        REDIS_URL: 'redis://127.0.0.1:1',
+        RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},discovery=2/60s`,
+      },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await http(app).get('/v1/.well-known/service')).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      // Login's per-e-mail brake uses Redis too: it must not turn logins into 500s.
+      const user = await registerUser(app);
+      const login = await http(app)
+        .post('/v1/auth/login')
+        .send({ email: user.email, password: user.password });
+      expect(login.status).toBe(200);
+      const wrong = await http(app)
+        .post('/v1/auth/login')
+        .send({ email: user.email, password: 'wrong-password' });
+      expect(wrong.status).toBe(400);
     } finally {
       await app.close();
     }

@@ -10,6 +10,7 @@ import { RedisModule, REDIS } from '../../infra/redis/redis.module';
 import type Redis from 'ioredis';
 import { RATE_LIMIT_METADATA, type RateLimitMetadata } from './rate-limit.decorator';
 import { trackerFor } from './parley-throttler.guard';
+import { FallbackThrottlerStorage } from './fallback-throttler-storage';
 
 function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimitMetadata {
   return (
@@ -34,7 +35,12 @@ function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimit
       useFactory: (config: AppConfig, reflector: Reflector, redis: Redis | null) => {
         const names = Object.keys(config.rateLimits.buckets) as BucketName[];
         return {
-          storage: redis ? new ThrottlerStorageRedisService(redis) : new ThrottlerStorageService(),
+          storage: redis
+            ? new FallbackThrottlerStorage(
+                new ThrottlerStorageRedisService(redis),
+                new ThrottlerStorageService(),
+              )
+            : new ThrottlerStorageService(),
           throttlers: names.map((name) => {
             const bucket = config.rateLimits.buckets[name];
             return {

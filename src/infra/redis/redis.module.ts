@@ -1,4 +1,5 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { once } from 'node:events';
 import Redis from 'ioredis';
 import { AppConfig } from '../../config/app.config';
 
@@ -11,14 +12,29 @@ export const REDIS = Symbol('REDIS');
     {
       provide: REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): Redis | null =>
-        config.redisUrl
-          ? new Redis(config.redisUrl, {
-              maxRetriesPerRequest: 2,
-              enableOfflineQueue: true,
-              lazyConnect: false,
-            })
-          : null,
+      useFactory: async (config: AppConfig): Promise<Redis | null> => {
+        if (!config.redisUrl) return null;
+        // Fail fast while disconnected: rate limits then count locally instead of waiting.
+        const redis = new Redis(config.redisUrl, {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+          connectTimeout: 2_000,
+          lazyConnect: false,
+        });
+        const logger = new Logger('Redis');
+        let lastWarning = 0;
+        redis.on('error', (err: Error) => {
+          if (Date.now() - lastWarning < 30_000) return;
+          lastWarning = Date.now();
+          logger.warn(`Redis unavailable: ${err.message}`);
+        });
+        // Start connected when Redis is there; boot anyway (degraded, see /health/ready) if not.
+        await Promise.race([
+          once(redis, 'ready'),
+          new Promise((resolve) => setTimeout(resolve, 2_000).unref()),
+        ]).catch(() => undefined);
+        return redis;
+      },
     },
   ],
   exports: [REDIS],

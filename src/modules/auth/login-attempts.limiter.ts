@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { sha256 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
@@ -25,6 +25,7 @@ interface Count {
 @Injectable()
 export class LoginAttemptsLimiter {
   private readonly memory = new Map<string, { failures: number; expiresAt: number }>();
+  private readonly logger = new Logger(LoginAttemptsLimiter.name);
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis | null,
@@ -46,9 +47,13 @@ export class LoginAttemptsLimiter {
     if (!this.config.rateLimits.enabled) return;
     const key = this.key(email);
     if (this.redis) {
-      // SET NX starts the window at the first failure; INCR counts (works on any Redis version).
-      await this.redis.multi().set(key, 0, 'PX', LOGIN_FAILURE_WINDOW_MS, 'NX').incr(key).exec();
-      return;
+      try {
+        // SET NX starts the window at the first failure; INCR counts (any Redis version).
+        await this.redis.multi().set(key, 0, 'PX', LOGIN_FAILURE_WINDOW_MS, 'NX').incr(key).exec();
+        return;
+      } catch (err) {
+        this.redisFailed(err);
+      }
     }
     const now = Date.now();
     const entry = this.memory.get(key);
@@ -63,16 +68,25 @@ export class LoginAttemptsLimiter {
   async recordSuccess(email: string): Promise<void> {
     if (!this.config.rateLimits.enabled) return;
     const key = this.key(email);
-    if (this.redis) await this.redis.del(key);
-    else this.memory.delete(key);
+    this.memory.delete(key);
+    if (this.redis) await this.redis.del(key).catch((err: unknown) => this.redisFailed(err));
+  }
+
+  // When Redis cannot answer, count in this process rather than failing logins with a 500.
+  private redisFailed(err: unknown): void {
+    this.logger.warn(`login-failure counter falls back to memory: ${(err as Error).message}`);
   }
 
   private async read(key: string): Promise<Count> {
     if (this.redis) {
-      const res = await this.redis.multi().get(key).pttl(key).exec();
-      const failures = Number(res?.[0]?.[1] ?? 0);
-      const ttlMs = Number(res?.[1]?.[1] ?? 0);
-      return { failures: Number.isFinite(failures) ? failures : 0, ttlMs: Math.max(0, ttlMs) };
+      try {
+        const res = await this.redis.multi().get(key).pttl(key).exec();
+        const failures = Number(res?.[0]?.[1] ?? 0);
+        const ttlMs = Number(res?.[1]?.[1] ?? 0);
+        return { failures: Number.isFinite(failures) ? failures : 0, ttlMs: Math.max(0, ttlMs) };
+      } catch (err) {
+        this.redisFailed(err);
+      }
     }
     const entry = this.memory.get(key);
     const now = Date.now();
