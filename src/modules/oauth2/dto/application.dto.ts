@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 
 export class ApplicationCreateDto {
@@ -24,25 +24,8 @@ export class ApplicationCreateDto {
   redirect_uris?: string[] | null;
 }
 
-export class ApplicationUpdateDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 100)
-  name?: string;
-
-  @IsOptional()
-  @IsBoolean()
-  bot_public?: boolean;
-
-  @IsOptional()
-  @IsBoolean()
-  bot_require_code_grant?: boolean;
-
-  /** Replaces the list; null clears it. Same rules as on create. */
-  @IsOptional()
-  @ApiProperty({ type: [String], nullable: true, required: false, maxItems: 10 })
-  redirect_uris?: string[] | null;
-}
+/** Every field of the create request, all optional; `redirect_uris` replaces the list (null clears it). */
+export class ApplicationUpdateDto extends PartialType(ApplicationCreateDto) {}
 
 export class ClientSecretResetDto {
   /** The owner's password; not needed within 10 minutes of logging in. */
