@@ -194,6 +194,15 @@ describe('foundation: errors, discovery, health, docs', () => {
       const res = await http(app).get('/docs/');
       expect(res.status).toBe(200);
       expect(res.text).toContain('swagger-ui');
+      // Its assets are served too (the page is useless without them).
+      for (const asset of [
+        '/docs/swagger-ui-bundle.js',
+        '/docs/swagger-ui.css',
+        '/docs/swagger-ui-init.js',
+      ]) {
+        const a = await http(app).get(asset);
+        expect({ asset, status: a.status }).toEqual({ asset, status: 200 });
+      }
     });
 
     it('serves the OpenAPI document with the four security schemes', async () => {
