@@ -112,4 +112,34 @@ describe('robustness: every route answers garbage with a 4xx', () => {
     }
     expect(failures).toEqual([]);
   });
+
+  it('answers 401 UNAUTHORIZED without credentials on every route that declares a user, bot or bearer security', async () => {
+    const doc = (await http(app).get('/docs/openapi.json')).body as {
+      paths: Record<string, Partial<Record<Method, { security?: Array<Record<string, unknown>> }>>>;
+    };
+    const guarded = new Set(['sessionToken', 'botToken', 'bearer', 'adminApiKey']);
+    const failures: string[] = [];
+    let checked = 0;
+    for (const [template, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops) as Array<
+        [Method, { security?: Array<Record<string, unknown>> }]
+      >) {
+        const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
+        if (!schemes.some((s) => guarded.has(s))) continue;
+        const path = template.replace(/\{[^}]+\}/g, '1234567890123456789');
+        const res = await http(app)
+          [method](path)
+          .set('Content-Type', 'application/json')
+          .send('{}');
+        checked += 1;
+        if (res.status !== 401 || res.body.code !== 'UNAUTHORIZED') {
+          failures.push(
+            `${method.toUpperCase()} ${template} → ${res.status} ${res.text.slice(0, 120)}`,
+          );
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+    expect(failures).toEqual([]);
+  });
 });
