@@ -1,10 +1,8 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { CallerGuard } from './common/auth/caller.guard';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { loggerParams } from './common/http/logging';
 import { ParleyThrottlerGuard } from './common/rate-limit/parley-throttler.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app.config';
@@ -41,7 +39,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config)),
         CommonModule,
         RedisModule,
         RateLimitModule,

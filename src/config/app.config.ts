@@ -20,7 +20,8 @@ export class AppConfig {
   readonly apiUrl: string;
   readonly webAppUrl: string;
   readonly dataDir: string;
-  readonly database: { url: string | null; poolSize: number };
+  /** `url` null = the embedded PostgreSQL in DATA_DIR/postgres (on `embeddedPort`, 0 = a free port). */
+  readonly database: { url: string | null; poolSize: number; embeddedPort: number };
   readonly redisUrl: string | null;
   readonly mail: { smtpUrl: string | null; from: string };
   readonly sms: {
@@ -57,6 +58,8 @@ export class AppConfig {
     maxListLimit: number;
   };
   readonly adminEmail: string | null;
+  /** SIGTERM/SIGINT: serve `graceMs` more (readiness 503), then drain for at most `timeoutMs`. */
+  readonly shutdown: { graceMs: number; timeoutMs: number };
 
   constructor(env: EnvSchema) {
     this.env = (env.NODE_ENV as AppConfig['env']) ?? 'development';
@@ -66,7 +69,11 @@ export class AppConfig {
     this.apiUrl = `${this.publicUrl}/v1`;
     this.webAppUrl = (env.WEB_APP_URL ?? this.publicUrl).replace(/\/+$/, '');
     this.dataDir = resolve(env.DATA_DIR ?? './data');
-    this.database = { url: env.DATABASE_URL ?? null, poolSize: env.DATABASE_POOL_SIZE ?? 10 };
+    this.database = {
+      url: env.DATABASE_URL ?? null,
+      poolSize: env.DATABASE_POOL_SIZE ?? 10,
+      embeddedPort: env.EMBEDDED_DB_PORT ?? 0,
+    };
     this.redisUrl = env.REDIS_URL ?? null;
     this.mail = {
       smtpUrl: env.SMTP_URL ?? null,
@@ -124,6 +131,11 @@ export class AppConfig {
       maxListLimit: 200,
     };
     this.adminEmail = env.ADMIN_EMAIL ?? null;
+    this.shutdown = {
+      // A load balancer needs a few seconds to see readiness fail; elsewhere nobody is listening.
+      graceMs: env.SHUTDOWN_GRACE_MS ?? (this.env === 'production' ? 5_000 : 0),
+      timeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 30_000,
+    };
   }
 
   /** Validates an environment record (process.env merged with overrides) into a config. */

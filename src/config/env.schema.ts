@@ -30,6 +30,7 @@ export class EnvSchema {
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) EMBEDDED_DB_PORT?: number;
   @IsOptional() @IsString() @MinLength(1) DATA_DIR?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
   @IsOptional()
@@ -69,6 +70,8 @@ export class EnvSchema {
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hex characters (32 bytes)' })
   SECRET_KEY?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) MAX_WEBHOOKS_PER_CHANNEL?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) SHUTDOWN_GRACE_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000) SHUTDOWN_TIMEOUT_MS?: number;
   @IsOptional() @IsEmail() ADMIN_EMAIL?: string;
 }
 

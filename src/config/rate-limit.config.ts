@@ -8,7 +8,7 @@ export interface BucketDefinition {
 }
 
 /**
- * Rate-limit buckets (DESIGN.md §3). Routes name a bucket with `@RateLimit('auth:login')`;
+ * Rate-limit buckets (ARCHITECTURE.md §5). Routes name a bucket with `@RateLimit('auth:login')`;
  * `global` applies to every route that is not exempt. Values can be overridden with
  * RATE_LIMIT_OVERRIDES="bucket=limit/window,…" — never by literals in code.
  */

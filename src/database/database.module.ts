@@ -8,12 +8,14 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app.config';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './embedded-postgres';
 import { runMigrationsLocked } from './migrate';
+import { DatabaseNotifications } from './notifications';
 
 const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
 
@@ -31,9 +33,27 @@ export const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
       inject: [AppConfig],
       useFactory: async (config: AppConfig) => {
         if (config.database.url) return null;
-        const dir = join(config.dataDir, 'db');
-        const handle = await startEmbeddedPostgres(dir);
-        new Logger('Database').log(`embedded PostgreSQL (PGlite) in ${dir}, pid ${handle.pid}`);
+        const logger = new Logger('Database');
+        const legacy = join(config.dataDir, 'db');
+        if (existsSync(join(legacy, 'PG_VERSION'))) {
+          logger.warn(
+            `${legacy} holds a database of the former embedded engine (PGlite), which is no longer ` +
+              `read; the embedded database is now a PostgreSQL server in ${join(config.dataDir, 'postgres')}. ` +
+              `To keep that data, start the previous Parley release on it and copy it with pg_dump ` +
+              `into the new server (psql on the port it logs); otherwise delete ${legacy}.`,
+          );
+        }
+        const dir = join(config.dataDir, 'postgres');
+        const handle = await startEmbeddedPostgres({
+          dataDir: dir,
+          passwordFile: join(config.dataDir, 'postgres.password'),
+          port: config.database.embeddedPort,
+          log: (level, message) => {
+            if (level === 'warn' || level === 'error') logger.warn(message);
+            else logger.debug(message);
+          },
+        });
+        logger.log(`embedded PostgreSQL in ${dir} on 127.0.0.1:${handle.port}, pid ${handle.pid}`);
         return handle;
       },
     },
@@ -62,8 +82,8 @@ class MigrationRunner implements OnModuleInit {
 }
 
 /**
- * PostgreSQL through TypeORM: DATABASE_URL when set, otherwise the embedded PostgreSQL (PGlite)
- * kept in DATA_DIR/db. Both run the same migrations; `synchronize` is never on.
+ * PostgreSQL through TypeORM: DATABASE_URL when set, otherwise the embedded PostgreSQL server
+ * kept in DATA_DIR/postgres. Both run the same migrations; `synchronize` is never on.
  */
 @Global()
 @Module({})
@@ -89,15 +109,19 @@ export class DatabaseModule {
             retryAttempts: config.env === 'test' ? 1 : 5,
             retryDelay: 1000,
             extra: {
-              max: embedded ? 4 : config.database.poolSize,
-              connectionTimeoutMillis: 30_000,
+              max: config.database.poolSize,
+              connectionTimeoutMillis: 5_000,
               application_name: 'parley',
             },
           }),
         }),
       ],
-      providers: [{ provide: DATABASE_OPTIONS, useValue: options }, MigrationRunner],
-      exports: [TypeOrmModule],
+      providers: [
+        { provide: DATABASE_OPTIONS, useValue: options },
+        MigrationRunner,
+        DatabaseNotifications,
+      ],
+      exports: [TypeOrmModule, DatabaseNotifications],
     };
   }
 }

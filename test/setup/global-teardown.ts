@@ -1,9 +1,14 @@
-import type { TestDatabase } from './database';
+// Every project's global set-up runs before any suite and every teardown after all of them: the
+// servers and databases the set-ups started are stopped here, once.
+type Stop = () => Promise<void>;
+const g = globalThis as { __parleyTestStops?: Stop[] };
 
-// Every project's global set-up runs before any suite and every teardown after all of them.
+export function track(stop: Stop): void {
+  (g.__parleyTestStops ??= []).push(stop);
+}
+
 export default async function globalTeardown(): Promise<void> {
-  const g = globalThis as { __parleyTestDbs?: TestDatabase[] };
-  const dbs = g.__parleyTestDbs ?? [];
-  g.__parleyTestDbs = [];
-  await Promise.all(dbs.map((db) => db.drop()));
+  const stops = g.__parleyTestStops ?? [];
+  g.__parleyTestStops = [];
+  await Promise.all(stops.map((stop) => stop()));
 }

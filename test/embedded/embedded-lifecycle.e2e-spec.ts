@@ -1,0 +1,130 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import {
+  embeddedBinaries,
+  startEmbeddedPostgres,
+  type EmbeddedPostgresHandle,
+} from '../../src/database/embedded-postgres';
+
+async function query<T>(url: string, sql: string): Promise<T[]> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The embedded PostgreSQL server's life cycle: data kept, password, stale pids, versions. */
+describe('embedded PostgreSQL life cycle', () => {
+  let root: string;
+  const opts = () => ({
+    dataDir: join(root, 'postgres'),
+    passwordFile: join(root, 'postgres.password'),
+  });
+  const handles: EmbeddedPostgresHandle[] = [];
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'parley-embedded-life-'));
+    chmodSync(root, 0o755);
+  });
+  afterAll(async () => {
+    await Promise.all(handles.map((h) => h.stop()));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('keeps data across restarts, with a password generated once and kept private', async () => {
+    const first = await startEmbeddedPostgres(opts());
+    await query(first.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$hello$$)');
+    const password = readFileSync(opts().passwordFile, 'utf8').trim();
+    expect(password).toMatch(/^[0-9a-f]{48}$/);
+    expect(statSync(opts().passwordFile).mode & 0o777).toBe(0o600);
+    expect(first.url).toContain(`:${password}@127.0.0.1:`);
+    await first.stop();
+    expect(isAlive(first.pid)).toBe(false);
+
+    const second = await startEmbeddedPostgres(opts());
+    handles.push(second);
+    expect(await query(second.url, 'SELECT v FROM kept')).toEqual([{ v: 'hello' }]);
+    // Only the generated password gets in.
+    const wrong = new URL(second.url);
+    wrong.password = 'nope';
+    await expect(query(wrong.toString(), 'SELECT 1')).rejects.toThrow(/password/);
+    const [version] = await query<{ server_version_num: string }>(
+      second.url,
+      'SHOW server_version_num',
+    );
+    expect(Math.floor(Number(version.server_version_num) / 10000)).toBe(embeddedBinaries().major);
+    await second.stop();
+    handles.pop();
+  });
+
+  it('shuts down a server that outlived its app (stale postmaster.pid) and starts again', async () => {
+    const orphan = await startEmbeddedPostgres(opts());
+    // Simulate a killed app: its server is still running and owns postmaster.pid.
+    const next = await startEmbeddedPostgres(opts());
+    handles.push(next);
+    expect(isAlive(orphan.pid)).toBe(false);
+    expect(await query(next.url, 'SELECT v FROM kept')).toEqual([{ v: 'hello' }]);
+    await next.stop();
+    handles.pop();
+  });
+
+  it('removes a postmaster.pid whose pid belongs to another process now', async () => {
+    const pidFile = join(opts().dataDir, 'postmaster.pid');
+    // This very test process is alive and is not a postgres server of that folder.
+    writeFileSync(pidFile, `${process.pid}\n${opts().dataDir}\n0\n5432\n\n127.0.0.1\n0 0\nready\n`);
+    const h = await startEmbeddedPostgres(opts());
+    handles.push(h);
+    expect(await query(h.url, 'SELECT v FROM kept')).toEqual([{ v: 'hello' }]);
+    await h.stop();
+    handles.pop();
+  });
+
+  it('refuses a data directory made by another PostgreSQL major version, naming both', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'parley-embedded-old-'));
+    writeFileSync(join(other, 'PG_VERSION'), '14\n');
+    await expect(
+      startEmbeddedPostgres({ dataDir: other, passwordFile: join(root, 'postgres.password') }),
+    ).rejects.toThrow(
+      new RegExp(
+        `PostgreSQL 14 cluster, but this build embeds PostgreSQL ${embeddedBinaries().major}`,
+      ),
+    );
+    rmSync(other, { recursive: true, force: true });
+  });
+
+  it('as root, names a data folder the server user cannot enter (otherwise starts there)', async () => {
+    const locked = mkdtempSync(join(tmpdir(), 'parley-embedded-locked-'));
+    chmodSync(locked, 0o700);
+    const start = startEmbeddedPostgres({
+      dataDir: join(locked, 'data', 'postgres'),
+      passwordFile: join(locked, 'postgres.password'),
+      ephemeral: true,
+    });
+    if (process.getuid?.() === 0) {
+      await expect(start).rejects.toThrow(
+        new RegExp(
+          `OS user "postgres" .* cannot enter ${locked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+        ),
+      );
+    } else {
+      const h = await start;
+      expect(await query(h.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      await h.stop();
+    }
+    rmSync(locked, { recursive: true, force: true });
+  });
+});
