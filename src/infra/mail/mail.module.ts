@@ -5,7 +5,7 @@ import { MAIL_PORT, type MailPort } from './mail.port';
 import { MailerService } from './mailer.service';
 import { SmtpMailAdapter } from './smtp-mail.adapter';
 
-/** Outgoing mail (import where needed): SMTP when `SMTP_URL` is set, otherwise the log adapter (DESIGN.md §2). */
+/** Outgoing mail (import where needed): SMTP when `SMTP_URL` is set, otherwise the log adapter (ARCHITECTURE.md §9). */
 @Module({
   providers: [
     LogMailAdapter,
