@@ -1,6 +1,12 @@
+import './compile-cache';
 import { Logger } from '@nestjs/common';
 import { existsSync } from 'node:fs';
+import pino from 'pino';
 import { createApp } from './app.setup';
+import { createRootLogger } from './common/http/logging';
+import { DrainState } from './common/lifecycle/drain-state';
+import { exitOnSignalUntilListening, GracefulShutdown } from './common/lifecycle/graceful-shutdown';
+import { waitForDatabase } from './common/lifecycle/wait-for-database';
 import { AppConfig } from './config/app.config';
 
 async function bootstrap(): Promise<void> {
@@ -13,14 +19,27 @@ async function bootstrap(): Promise<void> {
     console.error((e as Error).message);
     process.exit(1);
   }
+  // Until the app's own logger exists: synchronous lines, so they never interleave with its.
+  const bootLog = createRootLogger(config, pino.destination({ dest: 1, sync: true })).child({
+    context: 'Bootstrap',
+  });
+  const stopEarlyExit = exitOnSignalUntilListening((m) => bootLog.info(m));
+  // An API started before its database (compose, Kubernetes) waits for it; tests fail fast.
+  if (config.database.url && config.env !== 'test') {
+    await waitForDatabase(config.database.url, { log: bootLog });
+  }
   const app = await createApp();
   const server = await app.listen(config.port, '0.0.0.0');
-  // Keep-alive longer than typical load-balancer idle timeouts; SIGTERM closes the listener
-  // and lets in-flight requests finish (enableShutdownHooks → app.close()).
+  // Keep-alive longer than typical load-balancer idle timeouts.
   server.keepAliveTimeout = 65_000;
+  stopEarlyExit();
+  new GracefulShutdown(app, server, app.get(DrainState), config.shutdown).listen();
   new Logger('Parley').log(
     `listening on ${config.publicUrl} (Swagger UI: ${config.publicUrl}/docs)`,
   );
 }
 
-void bootstrap();
+bootstrap().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
