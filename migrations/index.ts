@@ -3,6 +3,7 @@ import { Accounts1795327247067 } from './1795327247067-Accounts';
 import { GuildsChannelsMessagesWebhooks1795327793686 } from './1795327793686-GuildsChannelsMessagesWebhooks';
 import { OAuth2Provider1795327903738 } from './1795327903738-OAuth2Provider';
 import { AuthFlows1795328093746 } from './1795328093746-AuthFlows';
+import { CredentialInvalidation1795400000000 } from './1795400000000-CredentialInvalidation';
 
 /**
  * Every migration, in order. `npm run migration:generate -- <Name>` writes a new file here and
@@ -14,4 +15,5 @@ export const MIGRATIONS: MixedList<Function> = [
   GuildsChannelsMessagesWebhooks1795327793686,
   OAuth2Provider1795327903738,
   AuthFlows1795328093746,
+  CredentialInvalidation1795400000000,
 ];

@@ -71,6 +71,20 @@ describe('OAuth2 applications and bots', () => {
     expect(theirs.body).toEqual([]);
   });
 
+  it('names the bot after the application: transliterated, capitals kept, `bot` when nothing is left', async () => {
+    for (const [name, username] of [
+      ['Привет Бот 2', 'Privet_Bot_2'],
+      ['🙂', 'bot'],
+    ]) {
+      const res = await http(app)
+        .post('/v1/oauth2/applications')
+        .set('Authorization', owner.token)
+        .send({ name });
+      expect(res.status).toBe(200);
+      expect(res.body.bot.username).toBe(username);
+    }
+  });
+
   it('validates names and redirect URIs with field paths', async () => {
     const res = await http(app)
       .post('/v1/oauth2/applications')

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../../src/common/crypto/tokens';
+import { OAuth2TokensService } from '../../src/modules/oauth2/oauth2-tokens.service';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import {
@@ -708,6 +709,49 @@ describe('OAuth2 consent adds the bot to a guild', () => {
     expect(members).toHaveLength(1);
   });
 
+  it('is one transaction: a consent that fails after the install leaves the bot out', async () => {
+    const owner = await registerUser(app);
+    const user = await registerUser(app);
+    const client = await createApplication(app, owner);
+    const guildId = await createGuild(user);
+    // The bot has joined (inside the transaction) when issuing the code fails.
+    const createCode = jest
+      .spyOn(app.get(OAuth2TokensService), 'createCode')
+      .mockRejectedValueOnce(new Error('injected failure'));
+    try {
+      const res = await http(app)
+        .post('/v1/oauth2/authorize/consent')
+        .set('Authorization', user.token)
+        .send({
+          client_id: client.id,
+          scope: 'bot identify',
+          redirect_uri: REDIRECT,
+          guild_id: guildId,
+          permissions: '2048',
+        });
+      expect(res.status).toBe(500);
+      expect(res.body.code).toBe('INTERNAL_SERVER_ERROR');
+      expect(createCode).toHaveBeenCalledTimes(1);
+    } finally {
+      createCode.mockRestore();
+    }
+    const bot = await db.query<unknown[]>(
+      'SELECT 1 FROM guild_members WHERE guild_id = $1 AND user_id = $2',
+      [guildId, client.botUserId],
+    );
+    expect(bot).toEqual([]);
+    const roles = await db.query<unknown[]>(
+      'SELECT 1 FROM guild_roles WHERE guild_id = $1 AND id <> guild_id',
+      [guildId],
+    );
+    expect(roles).toEqual([]);
+    const authorizations = await db.query<unknown[]>(
+      'SELECT 1 FROM oauth2_authorizations WHERE user_id = $1 AND application_id = $2',
+      [user.userId, client.id],
+    );
+    expect(authorizations).toEqual([]);
+  });
+
   it('needs MANAGE_GUILD in the guild and membership', async () => {
     const owner = await registerUser(app);
     const guildOwner = await registerUser(app);
@@ -731,6 +775,13 @@ describe('OAuth2 consent adds the bot to a guild', () => {
     const notMember = await send(stranger);
     expect(notMember.status).toBe(404);
     expect(notMember.body.code).toBe('UNKNOWN_GUILD');
+    // A refused install records nothing: no authorization, no code.
+    const recorded = await db.query<unknown[]>(
+      `SELECT 1 FROM oauth2_authorizations WHERE application_id = $1
+       UNION ALL SELECT 1 FROM oauth2_codes WHERE application_id = $1`,
+      [client.id],
+    );
+    expect(recorded).toEqual([]);
     const asBot = await http(app)
       .get(`/v1/guilds/${guildId}`)
       .set('Authorization', `Bot ${client.botToken}`);

@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
-import type { ResolvedAuthOptions } from './auth.decorator';
-import { AUTH_METADATA } from './auth.decorator';
+import type { ResolvedAuthOptions } from './auth.metadata';
+import { AUTH_METADATA } from './auth.metadata';
 import type { ParleyRequest } from './caller';
 
 export function hasAcl(acls: readonly string[], required: string): boolean {

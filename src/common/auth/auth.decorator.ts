@@ -9,25 +9,19 @@ import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nes
 import { ErrorResponse } from '../http/error.response';
 import { AdminAclGuard } from './admin-acl.guard';
 import { BearerGuard } from './bearer.guard';
+import {
+  AUTH_METADATA,
+  PUBLIC_METADATA,
+  type AuthKind,
+  type ResolvedAuthOptions,
+} from './auth.metadata';
 import type { Caller, ParleyRequest } from './caller';
-
-export const AUTH_METADATA = 'parley:auth';
-export const PUBLIC_METADATA = 'parley:public';
-
-/** Who may call a route. `user` = a session user (also via `Bearer <session token>`). */
-export type AuthKind = 'user' | 'bot' | 'bearer' | 'admin';
 
 export interface AuthOptions {
   kind: AuthKind | AuthKind[];
   /** OAuth2 scopes a bearer token must carry (all of them). */
   scopes?: string[];
   /** The admin ACL the key must hold (`*` grants every ACL). */
-  acl?: string;
-}
-
-export interface ResolvedAuthOptions {
-  kinds: AuthKind[];
-  scopes: string[];
   acl?: string;
 }
 

@@ -14,7 +14,7 @@ const PREFIXES: Array<[string, CredentialScheme]> = [
 ];
 
 /**
- * Parses the `Authorization` header exactly as DESIGN.md §3 says:
+ * Parses the `Authorization` header exactly as ARCHITECTURE.md §4 says:
  * `<token>` (session), `Bearer <token>`, `Bot <token>`, `Admin <key>` (only on /v1/admin/*).
  * Anything else — wrong case, extra or missing spaces, empty values — is anonymous (null).
  */

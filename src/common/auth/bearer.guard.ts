@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
-import type { AuthKind, ResolvedAuthOptions } from './auth.decorator';
-import { AUTH_METADATA } from './auth.decorator';
+import type { AuthKind, ResolvedAuthOptions } from './auth.metadata';
+import { AUTH_METADATA } from './auth.metadata';
 import type { Caller, ParleyRequest } from './caller';
 
 const KIND_OF: Record<Caller['kind'], AuthKind | null> = {

@@ -1,37 +1,141 @@
-import { Injectable } from '@nestjs/common';
-import type { Caller } from './caller';
-import type { CredentialScheme } from './authorization-header';
-import type { ParleyRequest } from './caller';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
+import { Authenticator } from 'passport';
+import { Strategy as CustomStrategy } from 'passport-custom';
+import { TaggedCache } from '../cache/tagged-cache';
+import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
+import { parseAuthorization, isAdminPath, type CredentialScheme } from './authorization-header';
+import type { Caller, ParleyRequest } from './caller';
 
 /**
  * Looks up one kind of credential. The auth, OAuth2 and admin modules each register theirs
- * (`resolvers.register('session', this)`) so the guards never know how a credential is stored.
- * Return null for unknown, expired or revoked credentials: the request is then anonymous.
+ * (`resolvers.register('session', this)`), which makes it a Passport strategy of that name, so
+ * the guards never know how a credential is stored. Return null for unknown, expired or revoked
+ * credentials: the request is then anonymous.
  */
 export interface CredentialResolver {
   resolve(credential: string, req: ParleyRequest): Promise<Caller | null>;
+  /** Called when a cached caller of this kind is used (e.g. to bump "last used"). */
+  used?(caller: Caller): void;
 }
 
-@Injectable()
-export class CredentialResolvers {
-  private readonly resolvers = new Map<CredentialScheme, CredentialResolver>();
+const CACHE_ENTRIES = 100_000;
+const CACHE_TTL_MS = 5 * 60_000;
 
+const SCHEME_OF: Record<Caller['kind'], CredentialScheme> = {
+  session: 'session',
+  bearer: 'bearer',
+  bot: 'bot',
+  admin: 'admin',
+};
+
+/**
+ * Authentication through Passport: one `passport-custom` strategy per credential kind
+ * (`session`, `bearer`, `bot`, `admin`), each the module's resolver, on this app's own Passport
+ * instance (two apps in one process never share strategies). In front of Passport sits a bounded
+ * cache of resolved callers, dropped on every instance at once by database triggers (see the
+ * CredentialInvalidation migration), so a request costs one indexed lookup or a cache hit.
+ */
+@Injectable()
+export class CredentialResolvers implements OnModuleInit {
+  private readonly passport = new Authenticator();
+  private readonly resolvers = new Map<CredentialScheme, CredentialResolver>();
+  /** Resolved callers by `<scheme>:<SHA-256 of the credential>`; unknown credentials are never cached. */
+  readonly cache = new TaggedCache<Caller>(CACHE_ENTRIES, CACHE_TTL_MS);
+
+  constructor(private readonly notifications: DatabaseNotifications) {}
+
+  onModuleInit(): void {
+    this.notifications.listen(CHANGES_CHANNEL, {
+      onNotification: (tag) => this.cache.invalidate(tag),
+      onListening: (on) => this.cache.setEnabled(on),
+    });
+  }
+
+  /** Makes `resolver` the Passport strategy named after its scheme. */
   register(scheme: CredentialScheme, resolver: CredentialResolver): void {
     if (this.resolvers.has(scheme))
       throw new Error(`a resolver for "${scheme}" is already registered`);
     this.resolvers.set(scheme, resolver);
+    this.passport.use(
+      scheme,
+      new CustomStrategy((req, done) => {
+        const parsed = parseAuthorization(req.headers.authorization, isAdminPath(req.path));
+        if (!parsed || parsed.scheme !== scheme) return done(null, false);
+        this.lookup(scheme, parsed.credential, req as ParleyRequest).then(
+          (caller) => done(null, caller ?? false),
+          (err: unknown) => done(err),
+        );
+      }),
+    );
   }
 
+  /** Whether this instance holds the credential in its cache (for tests and diagnostics). */
+  isCached(scheme: CredentialScheme, credential: string): boolean {
+    return this.cache.get(cacheKey(scheme, credential)) !== undefined;
+  }
+
+  /**
+   * The caller a credential stands for: from the cache when possible, otherwise through the
+   * scheme's Passport strategy (one indexed lookup). Null = anonymous.
+   */
   async resolve(
+    scheme: CredentialScheme,
+    credential: string,
+    req: ParleyRequest,
+    res: Response,
+  ): Promise<Caller | null> {
+    if (!this.resolvers.has(scheme)) return null;
+    const key = cacheKey(scheme, credential);
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.resolvers.get(SCHEME_OF[hit.kind])?.used?.(hit);
+      return hit;
+    }
+    const generation = this.cache.currentGeneration;
+    const caller = await new Promise<Caller | null>((resolve, reject) => {
+      const authenticate = this.passport.authenticate(
+        scheme,
+        { session: false },
+        (err: Error | null, user: Caller | false) => (err ? reject(err) : resolve(user || null)),
+      ) as (req: ParleyRequest, res: Response, next: (err?: Error) => void) => void;
+      authenticate(req, res, (err) => reject(err ?? new Error('passport: unexpected next()')));
+    });
+    if (caller) {
+      const expiresAt = caller.kind === 'bearer' ? caller.expiresAt.getTime() : Infinity;
+      this.cache.set(key, caller, tagsOf(caller), generation, Date.now(), expiresAt);
+    }
+    return caller;
+  }
+
+  private async lookup(
     scheme: CredentialScheme,
     credential: string,
     req: ParleyRequest,
   ): Promise<Caller | null> {
     const caller = (await this.resolvers.get(scheme)?.resolve(credential, req)) ?? null;
-    // `Bearer <token>` falls back to a session token (DESIGN.md §3).
+    // `Bearer <token>` falls back to a session token (ARCHITECTURE.md §4).
     if (!caller && scheme === 'bearer') {
       return (await this.resolvers.get('session')?.resolve(credential, req)) ?? null;
     }
     return caller;
+  }
+}
+
+const cacheKey = (scheme: CredentialScheme, credential: string) =>
+  `${scheme}:${createHash('sha256').update(credential).digest('base64')}`;
+
+/** What a credential change announces (see the CredentialInvalidation migration's triggers). */
+function tagsOf(caller: Caller): string[] {
+  switch (caller.kind) {
+    case 'session':
+      return [`s:${caller.sessionId}`, `u:${caller.userId}`];
+    case 'bearer':
+      return [`b:${caller.tokenId}`, `u:${caller.userId}`, `a:${caller.applicationId}`];
+    case 'bot':
+      return [`a:${caller.applicationId}`, `u:${caller.userId}`];
+    case 'admin':
+      return [`k:${caller.keyId}`, `u:${caller.userId}`];
   }
 }

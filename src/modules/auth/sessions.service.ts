@@ -3,17 +3,24 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import type { CredentialResolver } from '../../common/auth/credential-resolvers';
 import { CredentialResolvers } from '../../common/auth/credential-resolvers';
-import type { SessionCaller } from '../../common/auth/caller';
+import type { Caller, SessionCaller } from '../../common/auth/caller';
 import { constantTimeEqual, randomToken, sha256 } from '../../common/crypto/tokens';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { ApiError } from '../../common/errors/api-error';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import type { AuthSessionResponse } from './auth.response';
 import { clientInfoFromUserAgent } from './client-info';
 import { PasswordService } from './password.service';
 import { toAuthSession } from './session.mapper';
 import { SessionEntity } from './session.entity';
+import { PreparedStatement } from '../../database/prepared';
+import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 
 const TOUCH_INTERVAL_MS = 60_000;
+const BY_TOKEN_HASH = new PreparedStatement<{ id: string; user_id: string }>(
+  'parley_session_by_token_hash',
+  'SELECT id::text AS id, user_id::text AS user_id FROM auth_sessions WHERE token_hash = $1',
+);
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 
 export interface SessionOrigin {
@@ -33,6 +40,7 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     private readonly snowflakes: SnowflakeService,
     private readonly resolvers: CredentialResolvers,
     private readonly passwords: PasswordService,
+    private readonly notifications: DatabaseNotifications,
   ) {}
 
   onModuleInit(): void {
@@ -61,14 +69,14 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
 
   async resolve(token: string): Promise<SessionCaller | null> {
     if (!TOKEN_RE.test(token)) return null;
-    const rows = await this.sessions.query<Array<{ id: string; user_id: string }>>(
-      'SELECT id, user_id FROM auth_sessions WHERE token_hash = $1',
-      [sha256(token)],
-    );
-    const row = rows[0];
+    const [row] = await BY_TOKEN_HASH.run(this.sessions.manager.connection, [sha256(token)]);
     if (!row) return null;
     this.touch(row.id);
     return { kind: 'session', userId: row.user_id, sessionId: row.id };
+  }
+
+  used(caller: Caller): void {
+    if (caller.kind === 'session') this.touch(caller.sessionId);
   }
 
   // Cheap "last used": at most one UPDATE per session per minute, never awaited by the request.
@@ -110,7 +118,7 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
       [caller.userId],
     );
     if (!(await this.passwords.verify(rows[0]?.password_hash ?? null, password))) {
-      throw ApiError.field('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
+      throw ApiError.field('password', FieldErrorCode.PasswordDoesNotMatch);
     }
     await this.revokeByIdHashes(caller.userId, idHashes);
   }
@@ -119,15 +127,28 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     return this.sessions.find({ where: { userId }, order: { id: 'DESC' }, take: 200 });
   }
 
+  // Every revocation below is also announced to this process's caches at once (the database
+  // trigger tells every instance, this one included, a moment later).
+  private revoked(tag: string): void {
+    this.notifications.publishLocal(CHANGES_CHANNEL, tag);
+  }
+
   async revoke(sessionId: string, manager?: EntityManager): Promise<void> {
     const repo = manager ? manager.getRepository(SessionEntity) : this.sessions;
     await repo.delete({ id: sessionId });
+    this.revoked(`s:${sessionId}`);
   }
 
   /** Ends the session a token belongs to (if it still exists). */
   async revokeByToken(token: string, manager?: EntityManager): Promise<void> {
     const repo = manager ? manager.getRepository(SessionEntity) : this.sessions;
-    await repo.delete({ tokenHash: sha256(token) });
+    const res = await repo
+      .createQueryBuilder()
+      .delete()
+      .where('token_hash = :hash', { hash: sha256(token) })
+      .returning('id')
+      .execute();
+    for (const row of res.raw as Array<{ id: string }>) this.revoked(`s:${row.id}`);
   }
 
   /** Revokes the user's sessions whose id_hash (base64url SHA-256 of the token) is listed. */
@@ -135,6 +156,7 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     const hashes = idHashes.map((h) => Buffer.from(h, 'base64url')).filter((b) => b.length === 32);
     if (hashes.length === 0) return 0;
     const res = await this.sessions.delete({ userId, tokenHash: In(hashes) });
+    this.revoked(`u:${userId}`);
     return res.affected ?? 0;
   }
 
@@ -148,5 +170,6 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     const qb = repo.createQueryBuilder().delete().where('user_id = :userId', { userId });
     if (exceptSessionId) qb.andWhere('id <> :id', { id: exceptSessionId });
     await qb.execute();
+    this.revoked(`u:${userId}`);
   }
 }

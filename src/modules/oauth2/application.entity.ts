@@ -11,7 +11,7 @@ import { UserEntity } from '../users/user.entity';
 
 /**
  * An OAuth2 application and its bot. The client secret and the bot token's secret are stored
- * only as SHA-256 (DESIGN.md §3); the bot's profile lives on its user row.
+ * only as SHA-256 (ARCHITECTURE.md §4); the bot's profile lives on its user row.
  */
 @Entity('oauth2_applications')
 export class ApplicationEntity {

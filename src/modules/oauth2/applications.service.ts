@@ -1,16 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { SessionCaller } from '../../common/auth/caller';
 import { randomToken, sha256 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
 import { PasswordService } from '../auth/password.service';
 import { SessionEntity } from '../auth/session.entity';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
+import { slugifyUsername } from '../users/username-slug';
 import { ApplicationEntity } from './application.entity';
 import {
   toApplication,
@@ -26,20 +28,11 @@ import type {
 } from './application.response';
 import type { ApplicationCreateDto, ApplicationUpdateDto } from './dto/application.dto';
 import { redirectUriErrors } from './redirect-uris';
+import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
+import { TaggedCache } from '../../common/cache/tagged-cache';
 
 /** A session this young may reset the client secret without the password. */
 const FRESH_SESSION_MS = 10 * 60_000;
-
-/** Derives a valid bot username (`[A-Za-z0-9_]{2,32}`) from an application name. */
-export function botUsernameFor(name: string): string {
-  const cleaned = name
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9_ ]/g, '')
-    .trim()
-    .replace(/\s+/g, '_')
-    .slice(0, 32);
-  return cleaned.length >= 2 ? cleaned : 'bot';
-}
 
 /** `<application_id>.<secret>`: the secret is what is hashed and stored. */
 export function newBotToken(applicationId: string): { token: string; hash: Buffer } {
@@ -49,7 +42,10 @@ export function newBotToken(applicationId: string): { token: string; hash: Buffe
 
 /** Applications: CRUD for their owner, secrets shown once, the bot user created alongside. */
 @Injectable()
-export class ApplicationsService {
+export class ApplicationsService implements OnModuleInit {
+  /** Applications as last committed, for read-only hot paths; any change drops them (`a:<id>`). */
+  private readonly cached = new TaggedCache<Readonly<ApplicationEntity>>(10_000, 5 * 60_000);
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectRepository(ApplicationEntity) private readonly apps: Repository<ApplicationEntity>,
@@ -57,7 +53,35 @@ export class ApplicationsService {
     private readonly users: UsersService,
     private readonly passwords: PasswordService,
     private readonly snowflakes: SnowflakeService,
+    private readonly notifications: DatabaseNotifications,
   ) {}
+
+  onModuleInit(): void {
+    this.notifications.listen(CHANGES_CHANNEL, {
+      onNotification: (tag) => {
+        if (tag.startsWith('a:')) this.cached.invalidate(tag);
+      },
+      onListening: (on) => this.cached.setEnabled(on),
+    });
+  }
+
+  /** The application, read-only, from memory when possible (never mutate the result). */
+  async findCached(id: string): Promise<Readonly<ApplicationEntity> | null> {
+    const hit = this.cached.get(id);
+    if (hit) return hit;
+    const generation = this.cached.currentGeneration;
+    const app = await this.find(id);
+    if (app) this.cached.set(id, Object.freeze(app), [`a:${app.id}`], generation);
+    return app;
+  }
+
+  /**
+   * This process's caches (client authentication, bot tokens, introspection) drop the
+   * application at once; the database trigger tells every instance.
+   */
+  private changed(appId: string): void {
+    this.notifications.publishLocal(CHANGES_CHANNEL, `a:${appId}`);
+  }
 
   /** The application by id, or null (ids that are not snowflakes are simply unknown). */
   async find(id: unknown, manager?: EntityManager): Promise<ApplicationEntity | null> {
@@ -79,7 +103,10 @@ export class ApplicationsService {
     if (errors.length) throw ApiError.form(errors);
     const clientSecret = randomToken(32);
     return this.db.transaction(async (m) => {
-      const created = await this.users.create({ username: botUsernameFor(dto.name), bot: true }, m);
+      const created = await this.users.create(
+        { username: slugifyUsername(dto.name, { lowercase: false, fallback: 'bot' }), bot: true },
+        m,
+      );
       // Re-read so that column defaults (avatar, bio, …) are present in the response.
       const bot = await this.users.getById(created.id, m);
       const id = this.snowflakes.next();
@@ -147,6 +174,7 @@ export class ApplicationsService {
         redirectUris: app.redirectUris,
       },
     );
+    this.changed(app.id);
     return toApplication(app, await this.users.getById(app.botUserId));
   }
 
@@ -156,6 +184,7 @@ export class ApplicationsService {
       const app = await this.getOwned(ownerId, id, m);
       await m.getRepository(ApplicationEntity).delete({ id: app.id });
       await m.getRepository(UserEntity).delete({ id: app.botUserId });
+      this.changed(app.id);
     });
   }
 
@@ -169,20 +198,21 @@ export class ApplicationsService {
     if (password !== undefined) {
       const owner = await this.users.getById(caller.userId);
       if (!(await this.passwords.verify(owner.passwordHash, password))) {
-        throw ApiError.field('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
+        throw ApiError.field('password', FieldErrorCode.PasswordDoesNotMatch);
       }
     } else {
       const session = await this.sessions.findOneBy({ id: caller.sessionId });
       if (!session || Date.now() - session.createdAt.getTime() > FRESH_SESSION_MS) {
         throw ApiError.field(
           'password',
-          'PASSWORD_REQUIRED',
+          FieldErrorCode.PasswordRequired,
           'Enter your password (or log in again) to reset the client secret.',
         );
       }
     }
     const clientSecret = randomToken(32);
     await this.apps.update({ id: app.id }, { clientSecretHash: sha256(clientSecret) });
+    this.changed(app.id);
     return toApplication(app, await this.users.getById(app.botUserId), { clientSecret });
   }
 
@@ -191,6 +221,7 @@ export class ApplicationsService {
     const app = await this.getOwned(ownerId, id);
     const botToken = newBotToken(app.id);
     await this.apps.update({ id: app.id }, { botTokenHash: botToken.hash });
+    this.changed(app.id);
     const bot = await this.users.getById(app.botUserId);
     return { token: botToken.token, bot: toApplicationBot(app, bot, botToken.token) };
   }

@@ -1,7 +1,10 @@
+import type { EntityManager } from 'typeorm';
+
 /**
  * Adds a bot to a guild during consent. The consent rules only know this port; the adapter
  * (guild-bot-installer.ts) checks the actor's MANAGE_GUILD and gives the bot a role with the
- * requested permissions through the guilds module.
+ * requested permissions through the guilds module. Everything runs in the consent's transaction
+ * (`manager`), so an install never outlives a consent that failed, nor the reverse.
  */
 export const BOT_GUILD_INSTALLER = Symbol('BOT_GUILD_INSTALLER');
 
@@ -11,5 +14,6 @@ export interface BotGuildInstaller {
     guildId: string,
     botUserId: string,
     permissions: bigint,
+    manager: EntityManager,
   ): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { FieldError } from '../../common/errors/api-error';
 import { ApiError } from '../../common/errors/api-error';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { AppConfig } from '../../config/app.config';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
@@ -35,7 +36,11 @@ export class BotProfileService {
       if (v === null) return null;
       const decoded = decodeImageDataUri(v);
       if (typeof decoded === 'string') {
-        errors.push({ path: field, code: 'IMAGE_INVALID', message: `${field} ${decoded}.` });
+        errors.push({
+          path: field,
+          code: FieldErrorCode.ImageInvalid,
+          message: `${field} ${decoded}.`,
+        });
         return undefined;
       }
       return decoded;
@@ -45,7 +50,7 @@ export class BotProfileService {
     if (dto.bot_flags != null && (dto.bot_flags & ~ALLOWED_BOT_FLAGS) !== 0) {
       errors.push({
         path: 'bot_flags',
-        code: 'BOT_FLAGS_INVALID',
+        code: FieldErrorCode.BotFlagsInvalid,
         message: 'Only FRIENDLY_BOT (16) and FRIENDLY_BOT_MANUAL_APPROVAL (32) may be set.',
       });
     }
@@ -73,19 +78,11 @@ export class BotProfileService {
         let discriminator = wanted;
         if (taken) {
           if (dto.discriminator != null) {
-            throw ApiError.field(
-              'discriminator',
-              'DISCRIMINATOR_TAKEN',
-              'This username and discriminator are already taken.',
-            );
+            throw ApiError.field('discriminator', FieldErrorCode.DiscriminatorTaken);
           }
           const free = await this.users.freeDiscriminator(username, m);
           if (!free) {
-            throw ApiError.field(
-              'username',
-              'USERNAME_TOO_MANY_USERS',
-              'Too many users have this username.',
-            );
+            throw ApiError.field('username', FieldErrorCode.UsernameTooManyUsers);
           }
           discriminator = free;
         }

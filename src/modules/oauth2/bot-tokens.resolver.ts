@@ -6,8 +6,13 @@ import type { CredentialResolver } from '../../common/auth/credential-resolvers'
 import { CredentialResolvers } from '../../common/auth/credential-resolvers';
 import { sha256 } from '../../common/crypto/tokens';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
+import { PreparedStatement } from '../../database/prepared';
 
 const BOT_TOKEN = /^(\d{1,20})\.([A-Za-z0-9_-]{43})$/;
+const BOT_USER = new PreparedStatement<{ bot_user_id: string }>(
+  'parley_bot_user_by_token',
+  'SELECT bot_user_id::text AS bot_user_id FROM oauth2_applications WHERE id = $1 AND bot_token_hash = $2',
+);
 
 /** Resolves `Bot <application_id>.<secret>` with one primary-key lookup. */
 @Injectable()
@@ -25,11 +30,7 @@ export class BotTokenResolver implements CredentialResolver, OnModuleInit {
     const m = BOT_TOKEN.exec(credential);
     const id = m && parseSnowflake(m[1]);
     if (!m || !id) return null;
-    const rows = await this.db.query<Array<{ bot_user_id: string }>>(
-      'SELECT bot_user_id FROM oauth2_applications WHERE id = $1 AND bot_token_hash = $2',
-      [id, sha256(m[2])],
-    );
-    const row = rows[0];
+    const [row] = await BOT_USER.run(this.db, [id, sha256(m[2])]);
     return row ? { kind: 'bot', userId: row.bot_user_id, applicationId: id } : null;
   }
 }

@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { AppConfig } from '../../config/app.config';
-import { ApplicationEntity } from './application.entity';
 import { ApplicationsService } from './applications.service';
 import { BOT_GUILD_INSTALLER, type BotGuildInstaller } from './bot-guild-installer.port';
 import type { AuthorizeConsentDto } from './dto/oauth2.dto';
@@ -30,47 +30,57 @@ export class ConsentService {
 
   async consent(userId: string, dto: AuthorizeConsentDto): Promise<OAuth2ConsentResponse> {
     const app = await this.apps.find(dto.client_id);
-    if (!app) throw ApiError.field('client_id', 'UNKNOWN_APPLICATION', 'Unknown application.');
+    if (!app) throw ApiError.field('client_id', FieldErrorCode.UnknownApplication);
     const scopes = parseScopes(dto.scope);
     if (!scopes) {
-      throw ApiError.field(
-        'scope',
-        'INVALID_SCOPE',
-        'scope must be a space-separated subset of: identify email guilds bot.',
-      );
+      throw ApiError.field('scope', FieldErrorCode.InvalidScope);
     }
     const botOnly = scopes.length === 1 && scopes[0] === 'bot';
     if (dto.redirect_uri !== undefined) {
       if (!app.redirectUris.includes(dto.redirect_uri)) {
-        throw ApiError.field(
-          'redirect_uri',
-          'REDIRECT_URI_MISMATCH',
-          'redirect_uri must exactly match one of the application’s redirect URIs.',
-        );
+        throw ApiError.field('redirect_uri', FieldErrorCode.RedirectUriMismatch);
       }
     } else if (!botOnly || app.botRequireCodeGrant) {
-      throw ApiError.field('redirect_uri', 'BASE_TYPE_REQUIRED', 'redirect_uri is required.');
+      throw ApiError.field(
+        'redirect_uri',
+        FieldErrorCode.BaseTypeRequired,
+        'redirect_uri is required.',
+      );
     }
     if (dto.code_challenge_method !== undefined && dto.code_challenge === undefined) {
-      throw ApiError.field('code_challenge', 'BASE_TYPE_REQUIRED', 'code_challenge is required.');
+      throw ApiError.field(
+        'code_challenge',
+        FieldErrorCode.BaseTypeRequired,
+        'code_challenge is required.',
+      );
     }
     if (dto.code_challenge !== undefined && dto.code_challenge_method === undefined) {
       // RFC 7636 defaults a missing method to "plain", which we refuse.
-      throw ApiError.field(
-        'code_challenge_method',
-        'CODE_CHALLENGE_METHOD_UNSUPPORTED',
-        'code_challenge_method must be S256.',
-      );
+      throw ApiError.field('code_challenge_method', FieldErrorCode.CodeChallengeMethodUnsupported);
     }
     if (scopes.includes('bot') && !app.botPublic && app.ownerId !== userId) {
       throw new ApiError(ErrorCode.AccessDenied, 'Only the owner may add this private bot.');
     }
-    if (dto.guild_id !== undefined) await this.installBot(userId, app, scopes, dto);
-    else if (dto.permissions !== undefined) {
-      throw ApiError.field('guild_id', 'BASE_TYPE_REQUIRED', 'permissions need a guild_id.');
+    const install = dto.guild_id !== undefined ? this.botInstall(scopes, dto) : null;
+    if (!install && dto.permissions !== undefined) {
+      throw ApiError.field(
+        'guild_id',
+        FieldErrorCode.BaseTypeRequired,
+        'permissions need a guild_id.',
+      );
     }
 
+    // One transaction: the bot stays in the guild only if the authorization and code are recorded.
     return this.db.transaction(async (m) => {
+      if (install) {
+        await this.installer.install(
+          userId,
+          install.guildId,
+          app.botUserId,
+          install.permissions,
+          m,
+        );
+      }
       await this.recordAuthorization(m, userId, app.id, scopes);
       if (dto.redirect_uri === undefined) {
         return { redirect_to: `${this.config.webAppUrl}/oauth2/authorized` };
@@ -89,20 +99,19 @@ export class ConsentService {
     });
   }
 
-  private async installBot(
-    userId: string,
-    app: ApplicationEntity,
+  /** Checks a `guild_id` consent's bot scope and permissions before anything is written. */
+  private botInstall(
     scopes: string[],
     dto: AuthorizeConsentDto,
-  ): Promise<void> {
+  ): { guildId: string; permissions: bigint } {
     if (!scopes.includes('bot')) {
-      throw ApiError.field('guild_id', 'BOT_SCOPE_REQUIRED', 'guild_id needs the bot scope.');
+      throw ApiError.field('guild_id', FieldErrorCode.BotScopeRequired);
     }
     const permissions = BigInt(dto.permissions ?? '0');
     if (permissions > MAX_PERMISSIONS) {
-      throw ApiError.field('permissions', 'PERMISSIONS_INVALID', 'permissions is out of range.');
+      throw ApiError.field('permissions', FieldErrorCode.PermissionsInvalid);
     }
-    await this.installer.install(userId, dto.guild_id!, app.botUserId, permissions);
+    return { guildId: dto.guild_id!, permissions };
   }
 
   private async recordAuthorization(

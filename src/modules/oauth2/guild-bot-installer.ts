@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { GuildAccessService } from '../guilds/guild-access.service';
 import { GuildsService } from '../guilds/guilds.service';
 import { Permissions } from '../guilds/permissions';
@@ -22,9 +23,10 @@ export class GuildBotInstaller implements BotGuildInstaller {
     guildId: string,
     botUserId: string,
     permissions: bigint,
+    manager: EntityManager,
   ): Promise<void> {
-    await this.access.requirePermission(actorUserId, guildId, Permissions.MANAGE_GUILD);
-    const bot = await this.users.getById(botUserId);
-    await this.guilds.addBotMember(guildId, botUserId, permissions, bot.username);
+    await this.access.requirePermission(actorUserId, guildId, Permissions.MANAGE_GUILD, manager);
+    const bot = await this.users.getById(botUserId, manager);
+    await this.guilds.addBotMember(guildId, botUserId, permissions, bot.username, manager);
   }
 }

@@ -16,7 +16,7 @@ export class OAuth2MeService {
   ) {}
 
   async me(caller: BearerCaller): Promise<OAuth2MeResponse> {
-    const app = await this.apps.find(caller.applicationId);
+    const app = await this.apps.findCached(caller.applicationId);
     if (!app) throw new ApiError(ErrorCode.UnknownApplication);
     const out: OAuth2MeResponse = {
       application: {
@@ -32,7 +32,7 @@ export class OAuth2MeService {
       expires: caller.expiresAt.toISOString(),
     };
     if (caller.scopes.includes('identify')) {
-      const user = await this.users.getById(caller.userId);
+      const user = await this.users.getProfile(caller.userId);
       out.user = toUserPartial(user);
       if (caller.scopes.includes('email')) {
         out.user.email = user.email;
@@ -43,7 +43,7 @@ export class OAuth2MeService {
   }
 
   async userInfo(caller: BearerCaller): Promise<OAuth2UserInfoResponse> {
-    const user = await this.users.getById(caller.userId);
+    const user = await this.users.getProfile(caller.userId);
     const out: OAuth2UserInfoResponse = {
       sub: user.id,
       id: user.id,

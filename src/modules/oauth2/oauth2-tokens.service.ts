@@ -13,7 +13,9 @@ import {
 import { OAuthError } from '../../common/errors/oauth-error';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
-import { UserEntity } from '../users/user.entity';
+import { TaggedCache } from '../../common/cache/tagged-cache';
+import { PreparedStatement } from '../../database/prepared';
+import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 import { ApplicationEntity } from './application.entity';
 import { invalidClient, type PresentedClient } from './client-credentials';
 import { OAuth2CodeEntity } from './oauth2-code.entity';
@@ -27,6 +29,33 @@ export const ACCESS_TTL_MS = 7 * 24 * 3_600_000;
 export const REFRESH_TTL_MS = 30 * 24 * 3_600_000;
 
 const OPAQUE = /^[A-Za-z0-9_-]{43}$/;
+
+const ACCESS_TOKEN = new PreparedStatement<{
+  id: string;
+  user_id: string;
+  application_id: string;
+  scopes: string[];
+  expires_at: Date;
+}>(
+  'parley_access_token_by_hash',
+  `SELECT id::text AS id, user_id::text AS user_id, application_id::text AS application_id, scopes, expires_at
+     FROM oauth2_tokens WHERE token_hash = $1 AND kind = 'access' AND expires_at > now()`,
+);
+
+const INTROSPECTED = new PreparedStatement<{
+  id: string;
+  kind: OAuth2TokenKind;
+  user_id: string;
+  scopes: string[];
+  expires_at: Date;
+  created_at: Date;
+  username: string;
+}>(
+  'parley_introspect_token',
+  `SELECT t.id::text AS id, t.kind, t.user_id::text AS user_id, t.scopes, t.expires_at, t.created_at, u.username
+     FROM oauth2_tokens t JOIN users u ON u.id = t.user_id
+    WHERE t.token_hash = $1 AND t.application_id = $2 AND t.used_at IS NULL`,
+);
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 type Params = Record<string, string | undefined>;
@@ -39,33 +68,42 @@ type GrantOutcome = { error: string } | { tokens: OAuth2TokenResponse };
  */
 @Injectable()
 export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
+  /**
+   * Authenticated clients by `<client_id>:<SHA-256 of the secret>` (successes only). Any change to
+   * an application row (a secret reset, a deletion) drops its entries on every instance.
+   */
+  private readonly clients = new TaggedCache<Readonly<ApplicationEntity>>(10_000, 5 * 60_000);
+  /**
+   * Active introspection answers by `<client id>:<SHA-256 of the token>`, until the token expires
+   * or its row, its user or its application changes (on every instance).
+   */
+  private readonly introspections = new TaggedCache<OAuth2IntrospectResponse>(50_000, 5 * 60_000);
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly snowflakes: SnowflakeService,
     private readonly resolvers: CredentialResolvers,
+    private readonly notifications: DatabaseNotifications,
   ) {}
 
   onModuleInit(): void {
     this.resolvers.register('bearer', this);
+    this.notifications.listen(CHANGES_CHANNEL, {
+      onNotification: (tag) => {
+        if (tag.startsWith('a:')) this.clients.invalidate(tag);
+        this.introspections.invalidate(tag);
+      },
+      onListening: (on) => {
+        this.clients.setEnabled(on);
+        this.introspections.setEnabled(on);
+      },
+    });
   }
 
   /** Hot path: one indexed query by token hash. */
   async resolve(token: string): Promise<BearerCaller | null> {
     if (!OPAQUE.test(token)) return null;
-    const rows = await this.db.query<
-      Array<{
-        id: string;
-        user_id: string;
-        application_id: string;
-        scopes: string[];
-        expires_at: Date;
-      }>
-    >(
-      `SELECT id, user_id, application_id, scopes, expires_at FROM oauth2_tokens
-        WHERE token_hash = $1 AND kind = 'access' AND expires_at > now()`,
-      [sha256(token)],
-    );
-    const row = rows[0];
+    const [row] = await ACCESS_TOKEN.run(this.db, [sha256(token)]);
     if (!row) return null;
     return {
       kind: 'bearer',
@@ -78,15 +116,18 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
   }
 
   /** RFC 6749 §2.3: the client must prove its identity; anything wrong is a 401 invalid_client. */
-  async authenticateClient(client: PresentedClient): Promise<ApplicationEntity> {
+  async authenticateClient(client: PresentedClient): Promise<Readonly<ApplicationEntity>> {
+    const presented = sha256(client.clientSecret);
+    const key = `${client.clientId}:${presented.toString('base64')}`;
+    const hit = this.clients.get(key);
+    if (hit) return hit;
+    const generation = this.clients.currentGeneration;
     const id = parseSnowflake(client.clientId);
     const app = id ? await this.db.getRepository(ApplicationEntity).findOneBy({ id }) : null;
-    // Hash and compare even for unknown clients, so both paths cost the same.
-    const ok = constantTimeEqual(
-      sha256(client.clientSecret),
-      app?.clientSecretHash ?? Buffer.alloc(32),
-    );
+    // Compare even for unknown clients, so both paths cost the same.
+    const ok = constantTimeEqual(presented, app?.clientSecretHash ?? Buffer.alloc(32));
     if (!app || !ok) throw invalidClient();
+    this.clients.set(key, Object.freeze(app), [`a:${app.id}`], generation);
     return app;
   }
 
@@ -261,7 +302,17 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
   /** Ends grants: their tokens are deleted (so they stop resolving at once). */
   async revokeGrants(m: EntityManager, grantIds: string[]): Promise<void> {
     if (grantIds.length === 0) return;
-    await m.getRepository(OAuth2TokenEntity).delete({ grantId: In(grantIds) });
+    const res = await m
+      .createQueryBuilder()
+      .delete()
+      .from(OAuth2TokenEntity)
+      .where('grant_id IN (:...grantIds)', { grantIds })
+      .returning('id')
+      .execute();
+    // This process's caches drop the tokens at once; the trigger tells every instance.
+    for (const row of res.raw as Array<{ id: string }>) {
+      this.notifications.publishLocal(CHANGES_CHANNEL, `b:${row.id}`);
+    }
     await m
       .getRepository(OAuth2GrantEntity)
       .update({ id: In(grantIds) }, { revokedAt: new Date() });
@@ -283,30 +334,32 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
   }
 
   /** RFC 7662: tokens of other clients, expired, used or revoked ones are simply inactive. */
-  async introspect(app: ApplicationEntity, token: string): Promise<OAuth2IntrospectResponse> {
-    const row = await this.db
-      .getRepository(OAuth2TokenEntity)
-      .findOneBy({ tokenHash: sha256(token) });
-    if (
-      !row ||
-      row.applicationId !== app.id ||
-      row.usedAt !== null ||
-      row.expiresAt.getTime() <= Date.now()
-    ) {
-      return { active: false };
-    }
-    const user = await this.db.getRepository(UserEntity).findOneBy({ id: row.userId });
-    if (!user) return { active: false };
-    return {
+  /** Hot path: the token and its user in one statement. */
+  async introspect(
+    app: Readonly<ApplicationEntity>,
+    token: string,
+  ): Promise<OAuth2IntrospectResponse> {
+    const hash = sha256(token);
+    const key = `${app.id}:${hash.toString('base64')}`;
+    const hit = this.introspections.get(key);
+    if (hit) return hit;
+    const generation = this.introspections.currentGeneration;
+    const [row] = await INTROSPECTED.run(this.db, [hash, app.id]);
+    const expiresAt = row ? new Date(row.expires_at).getTime() : 0;
+    if (!row || expiresAt <= Date.now()) return { active: false };
+    const answer: OAuth2IntrospectResponse = {
       active: true,
       client_id: app.id,
-      sub: row.userId,
+      sub: row.user_id,
       scope: formatScopes(row.scopes),
       token_type: row.kind === 'access' ? 'Bearer' : 'refresh_token',
-      exp: Math.floor(row.expiresAt.getTime() / 1000),
-      iat: Math.floor(row.createdAt.getTime() / 1000),
-      username: user.username,
+      exp: Math.floor(expiresAt / 1000),
+      iat: Math.floor(new Date(row.created_at).getTime() / 1000),
+      username: row.username,
     };
+    const tags = [`b:${row.id}`, `u:${row.user_id}`, `a:${app.id}`];
+    this.introspections.set(key, answer, tags, generation, Date.now(), expiresAt);
+    return answer;
   }
 
   /** RFC 7009: revoking either token of a grant ends the grant; unknown tokens are a no-op. */

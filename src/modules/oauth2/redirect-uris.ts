@@ -1,4 +1,5 @@
 import type { FieldError } from '../../common/errors/api-error';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 
 export const MAX_REDIRECT_URIS = 10;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -23,13 +24,15 @@ export function redirectUriProblem(value: unknown): string | null {
 export function redirectUriErrors(list: unknown): FieldError[] {
   if (list === null || list === undefined) return [];
   if (!Array.isArray(list)) {
-    return [{ path: 'redirect_uris', code: 'BASE_TYPE_ARRAY', message: 'must be an array' }];
+    return [
+      { path: 'redirect_uris', code: FieldErrorCode.BaseTypeArray, message: 'must be an array' },
+    ];
   }
   if (list.length > MAX_REDIRECT_URIS) {
     return [
       {
         path: 'redirect_uris',
-        code: 'BASE_TYPE_MAX_LENGTH',
+        code: FieldErrorCode.BaseTypeMaxLength,
         message: `must contain at most ${MAX_REDIRECT_URIS} URIs`,
       },
     ];
@@ -40,7 +43,7 @@ export function redirectUriErrors(list: unknown): FieldError[] {
     if (problem) {
       errors.push({
         path: `redirect_uris.${i}`,
-        code: 'REDIRECT_URI_INVALID',
+        code: FieldErrorCode.RedirectUriInvalid,
         message: `Redirect URI ${problem}.`,
       });
     }

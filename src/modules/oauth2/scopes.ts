@@ -1,4 +1,4 @@
-/** The OAuth2 scopes Parley grants (DESIGN.md §4 OAuth2). */
+/** The OAuth2 scopes Parley grants (ARCHITECTURE.md §6). */
 export const OAUTH2_SCOPES = ['identify', 'email', 'guilds', 'bot'] as const;
 export type OAuth2Scope = (typeof OAUTH2_SCOPES)[number];
 

@@ -19,6 +19,6 @@ export class UsersController {
   @ApiOperation({ operationId: 'get_current_user' })
   @ApiOkResponse({ type: UserPrivateResponse })
   async me(@CurrentCaller() caller: Caller): Promise<UserPrivateResponse> {
-    return toUserPrivate(await this.users.getById(caller.userId));
+    return toUserPrivate(await this.users.getProfile(caller.userId));
   }
 }

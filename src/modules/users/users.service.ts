@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomInt } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { TaggedCache } from '../../common/cache/tagged-cache';
+import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 import { UserEntity } from './user.entity';
 
 export interface NewUser {
@@ -18,11 +21,46 @@ export interface NewUser {
 
 /** User accounts: lookups other modules use, and creation with a free discriminator. */
 @Injectable()
-export class UsersService {
+export class UsersService implements OnModuleInit {
+  /**
+   * Users as last committed, for read-only hot paths (`GET /users/@me`): every change to a user
+   * row is announced by a trigger (`u:<id>`) and drops the entry on every instance.
+   */
+  private readonly profiles = new TaggedCache<Readonly<UserEntity>>(50_000, 5 * 60_000);
+
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly snowflakes: SnowflakeService,
+    private readonly notifications: DatabaseNotifications,
   ) {}
+
+  onModuleInit(): void {
+    this.notifications.listen(CHANGES_CHANNEL, {
+      onNotification: (tag) => {
+        if (tag.startsWith('u:')) this.profiles.invalidate(tag);
+      },
+      onListening: (on) => this.profiles.setEnabled(on),
+    });
+  }
+
+  /** The user, read-only, from memory when possible (never mutate the result). */
+  async getProfile(id: string): Promise<Readonly<UserEntity>> {
+    const hit = this.profiles.get(id);
+    if (hit) return hit;
+    const generation = this.profiles.currentGeneration;
+    const user = await this.getById(id);
+    this.profiles.set(id, Object.freeze(user), [`u:${id}`], generation);
+    return user;
+  }
+
+  /**
+   * Drops this process's cached copy at once after a committed change to the user (other
+   * instances hear the trigger's notification; this makes the change visible here without
+   * waiting for it).
+   */
+  forget(id: string): void {
+    this.notifications.publishLocal(CHANGES_CHANNEL, `u:${id}`);
+  }
 
   repo(manager?: EntityManager): Repository<UserEntity> {
     return manager ? manager.getRepository(UserEntity) : this.users;
@@ -100,11 +138,7 @@ export class UsersService {
     for (let attempt = 0; attempt < 5; attempt++) {
       const discriminator = await this.freeDiscriminator(input.username, manager);
       if (!discriminator) {
-        throw ApiError.field(
-          'username',
-          'USERNAME_TOO_MANY_USERS',
-          'Too many users have this username.',
-        );
+        throw ApiError.field('username', FieldErrorCode.UsernameTooManyUsers);
       }
       const user = this.repo(manager).create({
         id: this.snowflakes.next(),
@@ -127,7 +161,7 @@ export class UsersService {
         .execute();
       if ((inserted.raw as unknown[]).length > 0) return user;
       if (input.email && (await this.emailTaken(input.email, manager))) {
-        throw ApiError.field('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
+        throw ApiError.field('email', FieldErrorCode.EmailAlreadyRegistered);
       }
     }
     throw new ApiError(ErrorCode.Conflict, 'Could not allocate a discriminator, please retry.');

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
 import { USERNAME_PATTERN } from '../../auth/dto/register.dto';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
 
 export class BotProfileUpdateDto {
   /** Base64 data URI (PNG, JPEG, GIF or WebP); null removes the avatar. */
@@ -35,14 +36,14 @@ export class BotProfileUpdateDto {
   @IsOptional()
   @Matches(/^(?!0000)\d{4}$/, {
     message: 'discriminator must be four digits (0001-9999)',
-    context: { code: 'DISCRIMINATOR_INVALID' },
+    context: { code: FieldErrorCode.DiscriminatorInvalid },
   })
   discriminator?: string;
 
   @IsOptional()
   @Matches(USERNAME_PATTERN, {
     message: 'username must be 2-32 letters, digits or underscores',
-    context: { code: 'USERNAME_INVALID' },
+    context: { code: FieldErrorCode.UsernameInvalid },
   })
   username?: string;
 }

@@ -1,12 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
 
 export class AuthorizeConsentDto {
   /** The application id. */
   @IsString()
   @Matches(/^\d{1,20}$/, {
     message: 'client_id must be a snowflake',
-    context: { code: 'BASE_TYPE_SNOWFLAKE' },
+    context: { code: FieldErrorCode.BaseTypeSnowflake },
   })
   client_id: string;
 
@@ -20,7 +21,7 @@ export class AuthorizeConsentDto {
   @IsString()
   @Matches(/^\d{1,20}$/, {
     message: 'guild_id must be a snowflake',
-    context: { code: 'BASE_TYPE_SNOWFLAKE' },
+    context: { code: FieldErrorCode.BaseTypeSnowflake },
   })
   guild_id?: string;
 
@@ -29,7 +30,7 @@ export class AuthorizeConsentDto {
   @IsString()
   @Matches(/^\d{1,20}$/, {
     message: 'permissions must be a decimal bitfield',
-    context: { code: 'PERMISSIONS_INVALID' },
+    context: { code: FieldErrorCode.PermissionsInvalid },
   })
   permissions?: string;
 
@@ -54,7 +55,7 @@ export class AuthorizeConsentDto {
   @IsOptional()
   @Matches(/^[A-Za-z0-9._~-]{43,128}$/, {
     message: 'code_challenge must be 43-128 unreserved characters',
-    context: { code: 'CODE_CHALLENGE_INVALID' },
+    context: { code: FieldErrorCode.CodeChallengeInvalid },
   })
   code_challenge?: string;
 
@@ -62,7 +63,7 @@ export class AuthorizeConsentDto {
   @IsOptional()
   @IsIn(['S256'], {
     message: 'code_challenge_method must be S256',
-    context: { code: 'CODE_CHALLENGE_METHOD_UNSUPPORTED' },
+    context: { code: FieldErrorCode.CodeChallengeMethodUnsupported },
   })
   code_challenge_method?: string;
 }
