@@ -6,6 +6,7 @@ import {
   ThrottlerGuard,
   type ThrottlerLimitDetail,
   type ThrottlerModuleOptions,
+  type ThrottlerOptions,
   type ThrottlerRequest,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
@@ -22,7 +23,7 @@ interface Bookkeeping {
 }
 
 /**
- * @nestjs/throttler with DESIGN.md §3's wire format: `X-RateLimit-Reset` as an epoch, and on 429
+ * @nestjs/throttler with ARCHITECTURE.md §5's wire format: `X-RateLimit-Reset` as an epoch, and on 429
  * `{code, message, retry_after, global}` with `Retry-After` and `X-RateLimit-Global`. Which buckets
  * apply to a route is decided by each throttler's `skipIf` (see rate-limit.module.ts).
  */
@@ -37,9 +38,36 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
-  // RATE_LIMITS=off exists for load benchmarks only.
-  protected override async shouldSkip(): Promise<boolean> {
-    return !this.config.rateLimits.enabled;
+  /** Per route handler: the throttlers (buckets) that apply to it, decided once. */
+  private readonly plans = new WeakMap<object, ThrottlerOptions[]>();
+
+  /**
+   * The base class asks every throttler (one per bucket) on every request whether it applies, with
+   * several metadata lookups each. Which buckets apply depends on the route only (its
+   * `@RateLimit` metadata), so that is decided once per handler; then only those buckets count.
+   */
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    // RATE_LIMITS=off exists for load benchmarks only.
+    if (!this.config.rateLimits.enabled) return true;
+    const handler = context.getHandler();
+    let plan = this.plans.get(handler);
+    if (!plan) {
+      plan = this.throttlers.filter((t) => !t.skipIf?.(context));
+      this.plans.set(handler, plan);
+    }
+    for (const throttler of plan) {
+      const ttl = throttler.ttl as number;
+      await this.handleRequest({
+        context,
+        limit: throttler.limit as number,
+        ttl,
+        throttler,
+        blockDuration: (throttler.blockDuration as number | undefined) ?? ttl,
+        getTracker: throttler.getTracker ?? this.commonOptions.getTracker!,
+        generateKey: throttler.generateKey ?? this.commonOptions.generateKey!,
+      });
+    }
+    return true;
   }
 
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {

@@ -4,7 +4,7 @@ import type { BucketName } from '../../config/rate-limit.config';
 export const RATE_LIMIT_METADATA = 'parley:rate-limit';
 
 export interface RateLimitMetadata {
-  /** The route's named bucket (DESIGN.md §3), counted in addition to `global`. */
+  /** The route's named bucket (ARCHITECTURE.md §5), counted in addition to `global`. */
   bucket?: BucketName;
   /** Whether the per-identity global bucket applies (execute buckets are exempt). */
   global: boolean;

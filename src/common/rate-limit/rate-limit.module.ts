@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { ExecutionContext } from '@nestjs/common';
 import { AppConfig } from '../../config/app.config';
@@ -11,6 +11,7 @@ import type Redis from 'ioredis';
 import { RATE_LIMIT_METADATA, type RateLimitMetadata } from './rate-limit.decorator';
 import { trackerFor } from './parley-throttler.guard';
 import { FallbackThrottlerStorage } from './fallback-throttler-storage';
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
 
 function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimitMetadata {
   return (
@@ -22,7 +23,7 @@ function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimit
 }
 
 /**
- * One throttler per bucket of DESIGN.md §3. A route is counted in `global` (unless exempt) and in
+ * One throttler per bucket of ARCHITECTURE.md §5. A route is counted in `global` (unless exempt) and in
  * the bucket it names with `@RateLimit(...)`. Storage: memory, or Redis when REDIS_URL is set so
  * that every instance shares one budget.
  */
@@ -38,9 +39,9 @@ function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimit
           storage: redis
             ? new FallbackThrottlerStorage(
                 new ThrottlerStorageRedisService(redis),
-                new ThrottlerStorageService(),
+                new MemoryThrottlerStorage(),
               )
-            : new ThrottlerStorageService(),
+            : new MemoryThrottlerStorage(),
           throttlers: names.map((name) => {
             const bucket = config.rateLimits.buckets[name];
             return {

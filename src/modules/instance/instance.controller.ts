@@ -22,6 +22,7 @@ export class InstanceController {
   @ApiOperation({ operationId: 'get_well_known_service' })
   @ApiOkResponse({ type: DiscoveryResponse })
   getService(@Res() res: Response): void {
+    // A Buffer with its Content-Type already set: Express sends it as is (no charset parsing).
     res.send(this.instance.discoveryJson());
   }
 }

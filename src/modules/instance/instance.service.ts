@@ -7,7 +7,7 @@ import type { DiscoveryResponse } from './discovery.response';
 @Injectable()
 export class InstanceService implements OnApplicationBootstrap {
   private document: DiscoveryResponse;
-  private serialized: string;
+  private serialized: Buffer;
 
   constructor(
     private readonly config: AppConfig,
@@ -62,11 +62,11 @@ export class InstanceService implements OnApplicationBootstrap {
       },
       federation: { enabled: false },
     };
-    this.serialized = JSON.stringify(this.document);
+    this.serialized = Buffer.from(JSON.stringify(this.document));
   }
 
-  /** The document, pre-serialized: the discovery route is hit by every client at start-up. */
-  discoveryJson(): string {
+  /** The document, pre-encoded: the discovery route is hit by every client at start-up. */
+  discoveryJson(): Buffer {
     return this.serialized;
   }
 

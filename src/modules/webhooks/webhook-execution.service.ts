@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { constantTimeEqual, sha256 } from '../../common/crypto/tokens';
 import { ApiError, type FieldError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { webhookAuthor } from '../guilds/guild.mapper';
 import type { MessageResponse } from '../guilds/guild.response';
@@ -21,6 +22,8 @@ import { asRecord } from './transformers/read';
 import { transformRepoHost } from './transformers/repohost.transformer';
 import { EMBED_LIMITS } from '../guilds/embeds/truncate';
 import { WebhookTokenCache } from './webhook-token-cache';
+import { GroupCommit } from '../../database/group-commit';
+import { PreparedStatement } from '../../database/prepared';
 
 /** What an execute answers: the posted message, or nothing (204 / chatcompat `ok`). */
 export type ExecuteResult = { posted: true; message: MessageResponse } | { posted: false };
@@ -31,12 +34,40 @@ const MAX_DELIVERY_ID = 100;
 // One statement both posts and re-checks the webhook: if it was deleted (on any instance) or its
 // token no longer matches, nothing is inserted. Channel, name and avatar come from the row as it
 // is now, so a move or rename elsewhere is honoured without cache invalidation.
-const INSERT_MESSAGE_SQL = `
+const INSERT_MESSAGE = new PreparedStatement<InsertedRow>(
+  'parley_insert_webhook_message',
+  `
   INSERT INTO messages (id, channel_id, author_id, webhook_id, webhook_name, webhook_avatar, content, embeds)
   SELECT $1, w.channel_id, NULL, w.id, COALESCE($3::varchar, w.name), COALESCE($4::text, w.avatar), $5, $6::jsonb
     FROM webhooks w
    WHERE w.id = $2 AND w.token_hash = $7
-  RETURNING id::text AS id, channel_id::text AS channel_id, webhook_name, webhook_avatar, created_at`;
+  RETURNING id::text AS id, channel_id::text AS channel_id, webhook_name, webhook_avatar, created_at`,
+);
+
+// The same for a batch of messages (group commit): one statement, one commit, whatever the batch
+// size. Rows whose webhook vanished or whose token no longer matches are simply not returned.
+const INSERT_MESSAGES = new PreparedStatement<InsertedRow>(
+  'parley_insert_webhook_messages',
+  `
+  INSERT INTO messages (id, channel_id, author_id, webhook_id, webhook_name, webhook_avatar, content, embeds)
+  SELECT v.id, w.channel_id, NULL, w.id, COALESCE(v.name, w.name), COALESCE(v.avatar, w.avatar), v.content, v.embeds
+    FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::text[], $5::varchar[], $6::jsonb[], $7::bytea[])
+         AS v(id, webhook_id, name, avatar, content, embeds, token_hash)
+    JOIN webhooks w ON w.id = v.webhook_id AND w.token_hash = v.token_hash
+  RETURNING id::text AS id, channel_id::text AS channel_id, webhook_name, webhook_avatar, created_at`,
+);
+
+const TOKEN_HASH = new PreparedStatement<{ token_hash: Buffer }>(
+  'parley_webhook_token_hash',
+  'SELECT token_hash FROM webhooks WHERE id = $1',
+);
+
+interface PendingMessage {
+  id: string;
+  webhookId: string;
+  tokenHash: Buffer;
+  draft: MessageDraft;
+}
 
 // A delivery id counts for a day; an older row is reclaimed instead of blocking forever.
 const RECORD_DELIVERY_SQL = `
@@ -61,7 +92,7 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
 
 /**
  * Executes webhooks: the Discord-style plain body and the three foreign formats. Hot path
- * (DESIGN.md §7): a token check (cached ≤ 5 s in process, else one indexed lookup) and one INSERT.
+ * (ARCHITECTURE.md §7): a token check (cached ≤ 5 s in process, else one indexed lookup) and one INSERT.
  * No outbound HTTP (avatar URLs are stored as given), no channel row update.
  */
 @Injectable()
@@ -72,16 +103,19 @@ export class WebhookExecutionService {
     private readonly cache: WebhookTokenCache,
   ) {}
 
+  /** Messages posted within the same moment share one INSERT and one commit (ARCHITECTURE.md §7). */
+  private readonly writer = new GroupCommit<PendingMessage, InsertedRow | null>(
+    (batch) => this.insertBatch(batch),
+    { maxBatch: 500, maxInFlight: 4 },
+  );
+
   /** Checks id + token (constant time); returns the token hash. Wrong id or token → 404. */
   async authenticate(webhookId: string, token: string): Promise<Buffer> {
     if (!TOKEN_RE.test(token)) throw new ApiError(ErrorCode.UnknownWebhook);
     const given = sha256(token);
     let stored = this.cache.get(webhookId)?.tokenHash;
     if (!stored) {
-      const rows = await this.dataSource.query<Array<{ token_hash: Buffer }>>(
-        'SELECT token_hash FROM webhooks WHERE id = $1',
-        [webhookId],
-      );
+      const rows = await TOKEN_HASH.run(this.dataSource, [webhookId]);
       if (!rows[0]) throw new ApiError(ErrorCode.UnknownWebhook);
       stored = rows[0].token_hash;
       this.cache.set(webhookId, stored);
@@ -97,16 +131,7 @@ export class WebhookExecutionService {
     draft: MessageDraft,
   ): Promise<MessageResponse> {
     const id = this.snowflakes.next();
-    const rows = await this.dataSource.query<InsertedRow[]>(INSERT_MESSAGE_SQL, [
-      id,
-      webhookId,
-      draft.username ?? null,
-      draft.avatar_url ?? null,
-      draft.content ?? '',
-      JSON.stringify(draft.embeds),
-      tokenHash,
-    ]);
-    const row = rows[0];
+    const row = await this.writer.submit({ id, webhookId, tokenHash, draft });
     if (!row) {
       this.cache.evict(webhookId);
       throw new ApiError(ErrorCode.UnknownWebhook);
@@ -120,6 +145,40 @@ export class WebhookExecutionService {
       webhook_id: webhookId,
       created_at: new Date(row.created_at).toISOString(),
     };
+  }
+
+  /** Writes a batch; a batch the database refuses is retried row by row, so one bad row fails alone. */
+  private async insertBatch(batch: PendingMessage[]): Promise<Array<InsertedRow | null | Error>> {
+    if (batch.length === 1) return [await this.insertOne(batch[0])];
+    let rows: InsertedRow[];
+    try {
+      rows = await INSERT_MESSAGES.run(this.dataSource, [
+        batch.map((m) => m.id),
+        batch.map((m) => m.webhookId),
+        batch.map((m) => m.draft.username ?? null),
+        batch.map((m) => m.draft.avatar_url ?? null),
+        batch.map((m) => m.draft.content ?? ''),
+        batch.map((m) => JSON.stringify(m.draft.embeds)),
+        batch.map((m) => m.tokenHash),
+      ]);
+    } catch {
+      return Promise.all(batch.map((m) => this.insertOne(m).catch((e: Error) => e)));
+    }
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return batch.map((m) => byId.get(m.id) ?? null);
+  }
+
+  private async insertOne(m: PendingMessage): Promise<InsertedRow | null> {
+    const rows = await INSERT_MESSAGE.run(this.dataSource, [
+      m.id,
+      m.webhookId,
+      m.draft.username ?? null,
+      m.draft.avatar_url ?? null,
+      m.draft.content ?? '',
+      JSON.stringify(m.draft.embeds),
+      m.tokenHash,
+    ]);
+    return rows[0] ?? null;
   }
 
   private async postIfAny(
@@ -140,11 +199,15 @@ export class WebhookExecutionService {
       const v = p[key];
       if (v === undefined || v === null) return undefined;
       if (typeof v !== 'string') {
-        errors.push({ path: key, code: 'BASE_TYPE_STRING', message: `${key} must be a string` });
+        errors.push({
+          path: key,
+          code: FieldErrorCode.BaseTypeString,
+          message: `${key} must be a string`,
+        });
       } else if (v.length > max) {
         errors.push({
           path: key,
-          code: 'BASE_TYPE_MAX_LENGTH',
+          code: FieldErrorCode.BaseTypeMaxLength,
           message: `${key} must be at most ${max} characters`,
         });
       } else return v;
@@ -158,13 +221,13 @@ export class WebhookExecutionService {
       if (!Array.isArray(p.embeds) || !p.embeds.every((e) => asRecord(e) !== undefined)) {
         errors.push({
           path: 'embeds',
-          code: 'BASE_TYPE_ARRAY',
+          code: FieldErrorCode.BaseTypeArray,
           message: 'embeds must be an array of objects',
         });
       } else if (p.embeds.length > MAX_EMBEDS) {
         errors.push({
           path: 'embeds',
-          code: 'BASE_TYPE_MAX_LENGTH',
+          code: FieldErrorCode.BaseTypeMaxLength,
           message: `At most ${MAX_EMBEDS} embeds`,
         });
       } else embeds = p.embeds as Embed[];
@@ -250,7 +313,11 @@ export function payloadObject(body: unknown): Record<string, unknown> {
   }
   const record = asRecord(value);
   if (!record) {
-    throw ApiError.field('root', 'BASE_TYPE_OBJECT', 'The request body must be a JSON object.');
+    throw ApiError.field(
+      'root',
+      FieldErrorCode.BaseTypeObject,
+      'The request body must be a JSON object.',
+    );
   }
   return record;
 }
