@@ -3,10 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Express } from 'express';
-import { Logger } from 'nestjs-pino';
+import type { DestinationStream, Logger as Pino } from 'pino';
 import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/http/body-parsers';
+import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
 import { validationExceptionFactory } from './common/errors/validation';
+import { DrainState } from './common/lifecycle/drain-state';
 import { AppConfig } from './config/app.config';
 import type { DatabaseModuleOptions } from './database/database.module';
 
@@ -19,26 +21,31 @@ export interface CreateAppOptions {
   database?: DatabaseModuleOptions;
   /** Extra modules (tests mount probe controllers this way). */
   imports?: Array<Type | DynamicModule>;
+  /** Where log lines go (default: stdout, asynchronously). Tests capture logs this way. */
+  logDestination?: DestinationStream;
 }
 
 export async function createApp(options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const config = AppConfig.fromEnv({ ...process.env, ...options.env });
+  const log = createRootLogger(config, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, options.database, options.imports),
     {
       bodyParser: false,
-      bufferLogs: true,
+      logger: new PinoNestLogger(log),
       abortOnError: false,
     },
   );
-  configureApp(app, config);
+  configureApp(app, config, log);
   return app;
 }
 
 /** Everything main.ts and the tests share: prefix, parsers, pipes, Swagger. */
-export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  app.useLogger(app.get(Logger));
+export function configureApp(app: NestExpressApplication, config: AppConfig, log: Pino): void {
   const express: Express = app.getHttpAdapter().getInstance();
+  express.use(requestLogger(log));
+  // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts).
+  express.use(app.get(DrainState).middleware);
   express.disable('x-powered-by');
   express.set('etag', false);
   if (config.trustProxy) {
@@ -63,7 +70,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       stopAtFirstError: false,
     }),
   );
-  app.enableShutdownHooks();
+  // No app.enableShutdownHooks(): main.ts owns SIGTERM/SIGINT (GracefulShutdown), which drains
+  // HTTP before app.close(); tests and the CLI call app.close() themselves.
   setupSwagger(app, config);
 }
 

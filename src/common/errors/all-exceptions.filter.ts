@@ -4,7 +4,9 @@ import { QueryFailedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { ERROR_TABLE, ErrorCode } from './error-code';
 import { OAuthError } from './oauth-error';
+import { databaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
 import { redactUrl } from '../http/logging';
+import { DatabaseOutageTracker } from '../lifecycle/database-outage.tracker';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: ErrorCode.BadRequest,
@@ -30,23 +32,46 @@ const BODY_PARSER: Record<string, ErrorCode> = {
 };
 
 // PostgreSQL SQLSTATEs that mean "the input was bad", not "the server is broken".
-const PG_INPUT_ERRORS = new Set(['22P02', '22003', '22007', '22008', '22001', '22021', '54000']);
+const PG_INPUT_ERRORS = new Set([
+  '22P02', // invalid_text_representation
+  '22P05', // untranslatable_character (`\u0000` into jsonb)
+  '22003', // numeric_value_out_of_range
+  '22007', // invalid_datetime_format
+  '22008', // datetime_field_overflow
+  '22001', // string_data_right_truncation
+  '22021', // character_not_in_repertoire (NUL in text)
+  '23502', // not_null_violation (a `null` the validation let through)
+  '23514', // check_violation
+  '54000', // program_limit_exceeded (an index row too large)
+]);
+
+/** The envelope code of an HTTP status: its own code, a plain 400 for any other 4xx, else none. */
+function codeOfStatus(status: number): ErrorCode | null {
+  return STATUS_CODES[status] ?? (status >= 400 && status < 500 ? ErrorCode.BadRequest : null);
+}
 
 /** Converts anything thrown into an ApiError (or OAuthError) without leaking internals. */
 export function toApiError(exception: unknown): ApiError | OAuthError | null {
   if (exception instanceof ApiError || exception instanceof OAuthError) return exception;
-  const bp = exception as { type?: string; status?: number };
+  const bp = exception as { type?: string; status?: unknown; expose?: unknown } | null;
   if (bp && typeof bp.type === 'string' && BODY_PARSER[bp.type]) {
     return new ApiError(BODY_PARSER[bp.type]);
   }
+  // Other `http-errors` (body-parser, raw-body, the router) mark a client error with `expose` and
+  // a 4xx status: a gzip body that does not inflate, too many form parameters.
+  if (bp?.expose === true && typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500) {
+    return new ApiError(codeOfStatus(bp.status) ?? ErrorCode.BadRequest);
+  }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    const code = STATUS_CODES[status];
+    const code = codeOfStatus(status);
     if (!code) return null;
     // Nest's own messages ("Cannot GET /x") are safe and useful for 404/405.
     const msg = status === 404 || status === 405 ? exception.message : undefined;
     return new ApiError(code, msg ?? ERROR_TABLE[code].message);
   }
+  // PostgreSQL unreachable (down, restarting, connection dropped): 503 with Retry-After, not 500.
+  if (isDatabaseUnavailable(exception)) return databaseUnavailableError();
   if (exception instanceof QueryFailedError) {
     const sqlState = (exception.driverError as { code?: string } | undefined)?.code;
     if (sqlState && PG_INPUT_ERRORS.has(sqlState)) {
@@ -89,10 +114,16 @@ function describeForLog(exception: unknown): Record<string, unknown> {
   return { type: typeof exception, value: String(exception) };
 }
 
-/** Renders every error as DESIGN.md §3's envelope. Unexpected ones are logged with the request id. */
+/**
+ * Renders every error as ARCHITECTURE.md §5's envelope. Unexpected ones are logged with the
+ * request id; an unreachable database is not logged per request but once per outage (by the
+ * tracker) — including when the credential lookup of the caller guard hit it.
+ */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
+
+  constructor(private readonly outage: DatabaseOutageTracker) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
@@ -100,6 +131,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const known = toApiError(exception);
     if (known) {
+      if (isDatabaseUnavailable(exception)) this.outage.failed(exception);
       sendError(res, known);
       return;
     }

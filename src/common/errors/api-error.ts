@@ -1,9 +1,16 @@
 import { ERROR_TABLE, ErrorCode } from './error-code';
+import { FIELD_ERROR_TABLE, FieldErrorCode } from './field-error-code';
 
+/** One entry of an INVALID_FORM_BODY's `errors` (path dot-joined, `root` for the whole body). */
 export interface FieldError {
   path: string;
-  code: string;
+  code: FieldErrorCode;
   message: string;
+}
+
+/** A field error; the message defaults from FIELD_ERROR_TABLE. */
+export function fieldError(path: string, code: FieldErrorCode, message?: string): FieldError {
+  return { path, code, message: message ?? FIELD_ERROR_TABLE[code].message };
 }
 
 /** A typed API error: status and default message come from `ERROR_TABLE`. */
@@ -27,9 +34,9 @@ export class ApiError extends Error {
     return new ApiError(ErrorCode.InvalidFormBody, undefined, { errors });
   }
 
-  /** A 400 INVALID_FORM_BODY for a single field. */
-  static field(path: string, code: string, message: string): ApiError {
-    return ApiError.form([{ path, code, message }]);
+  /** A 400 INVALID_FORM_BODY for a single field; the message defaults from FIELD_ERROR_TABLE. */
+  static field(path: string, code: FieldErrorCode, message?: string): ApiError {
+    return ApiError.form([fieldError(path, code, message)]);
   }
 
   toBody(): Record<string, unknown> {

@@ -1,3 +1,5 @@
+import { MAX_DTO_JSON_ITEMS, MAX_JSON_DEPTH } from '../http/json-limits';
+
 /**
  * Every error code Parley answers with, and its HTTP status and default message.
  * Services throw `new ApiError(ErrorCode.UnknownWebhook)`; the global filter renders it.
@@ -6,6 +8,8 @@ export enum ErrorCode {
   InvalidFormBody = 'INVALID_FORM_BODY',
   BadRequest = 'BAD_REQUEST',
   InvalidJson = 'INVALID_JSON',
+  JsonTooDeep = 'JSON_TOO_DEEP',
+  JsonTooManyItems = 'JSON_TOO_MANY_ITEMS',
   Unauthorized = 'UNAUTHORIZED',
   InvalidToken = 'INVALID_TOKEN',
   AccessDenied = 'ACCESS_DENIED',
@@ -55,6 +59,14 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.InvalidFormBody]: { status: 400, message: 'Invalid form body.' },
   [ErrorCode.BadRequest]: { status: 400, message: 'Bad request.' },
   [ErrorCode.InvalidJson]: { status: 400, message: 'The request body is not valid JSON.' },
+  [ErrorCode.JsonTooDeep]: {
+    status: 400,
+    message: `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels of arrays and objects).`,
+  },
+  [ErrorCode.JsonTooManyItems]: {
+    status: 400,
+    message: `The request body has too many items (at most ${MAX_DTO_JSON_ITEMS} array elements and object members).`,
+  },
   [ErrorCode.Unauthorized]: { status: 401, message: 'Unauthorized.' },
   [ErrorCode.InvalidToken]: { status: 401, message: 'Invalid token.' },
   [ErrorCode.AccessDenied]: { status: 403, message: 'Access denied.' },

@@ -1,34 +1,40 @@
 import { ValidationError } from 'class-validator';
 import { ApiError, FieldError } from './api-error';
+import { FieldErrorCode } from './field-error-code';
 
-// class-validator constraint → envelope code, in the style of Discord's BASE_TYPE_* codes.
-const CODES: Record<string, string> = {
-  isDefined: 'BASE_TYPE_REQUIRED',
-  isNotEmpty: 'BASE_TYPE_REQUIRED',
-  whitelistValidation: 'UNKNOWN_FIELD',
-  isString: 'BASE_TYPE_STRING',
-  isBoolean: 'BASE_TYPE_BOOLEAN',
-  isInt: 'BASE_TYPE_INTEGER',
-  isNumber: 'BASE_TYPE_NUMBER',
-  isArray: 'BASE_TYPE_ARRAY',
-  isObject: 'BASE_TYPE_OBJECT',
-  isEmail: 'INVALID_EMAIL',
-  isUrl: 'INVALID_URL',
-  minLength: 'BASE_TYPE_MIN_LENGTH',
-  maxLength: 'BASE_TYPE_MAX_LENGTH',
-  length: 'BASE_TYPE_BAD_LENGTH',
-  min: 'NUMBER_TYPE_MIN',
-  max: 'NUMBER_TYPE_MAX',
-  arrayMaxSize: 'BASE_TYPE_MAX_LENGTH',
-  arrayMinSize: 'BASE_TYPE_MIN_LENGTH',
-  isIn: 'BASE_TYPE_CHOICES',
-  isEnum: 'BASE_TYPE_CHOICES',
-  matches: 'BASE_TYPE_FORMAT',
-  equals: 'BASE_TYPE_CHOICES',
+// class-validator constraint → envelope code, in the style of Discord's BASE_TYPE_* codes. A
+// decorator may name its own code instead: `{ context: { code: FieldErrorCode.UsernameInvalid } }`.
+export const CONSTRAINT_CODES: Record<string, FieldErrorCode> = {
+  isDefined: FieldErrorCode.BaseTypeRequired,
+  isNotEmpty: FieldErrorCode.BaseTypeRequired,
+  whitelistValidation: FieldErrorCode.UnknownField,
+  isString: FieldErrorCode.BaseTypeString,
+  isBoolean: FieldErrorCode.BaseTypeBoolean,
+  isInt: FieldErrorCode.BaseTypeInteger,
+  isNumber: FieldErrorCode.BaseTypeNumber,
+  isArray: FieldErrorCode.BaseTypeArray,
+  isObject: FieldErrorCode.BaseTypeObject,
+  isEmail: FieldErrorCode.InvalidEmail,
+  isUrl: FieldErrorCode.InvalidUrl,
+  minLength: FieldErrorCode.BaseTypeMinLength,
+  maxLength: FieldErrorCode.BaseTypeMaxLength,
+  // `@Length` without a context code: what the wire has always said for it.
+  isLength: FieldErrorCode.InvalidIsLength,
+  min: FieldErrorCode.NumberTypeMin,
+  max: FieldErrorCode.NumberTypeMax,
+  arrayMaxSize: FieldErrorCode.BaseTypeMaxLength,
+  arrayMinSize: FieldErrorCode.BaseTypeMinLength,
+  isIn: FieldErrorCode.BaseTypeChoices,
+  isEnum: FieldErrorCode.BaseTypeChoices,
+  matches: FieldErrorCode.BaseTypeFormat,
+  equals: FieldErrorCode.BaseTypeChoices,
+  isSnowflake: FieldErrorCode.InvalidIsSnowflake,
 };
 
-const toCode = (constraint: string) =>
-  CODES[constraint] ?? `INVALID_${constraint.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+const codeOf = (constraint: string, context: unknown): FieldErrorCode =>
+  (context as { code?: FieldErrorCode } | undefined)?.code ??
+  CONSTRAINT_CODES[constraint] ??
+  FieldErrorCode.BaseTypeInvalid;
 
 /** Flattens class-validator's tree into `[{path, code, message}]` (path dot-joined, `root` if empty). */
 export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldError[] {
@@ -36,8 +42,11 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
   for (const e of errors) {
     const path = prefix ? `${prefix}.${e.property}` : e.property;
     for (const [constraint, message] of Object.entries(e.constraints ?? {})) {
-      const ctx = e.contexts?.[constraint] as { code?: string } | undefined;
-      out.push({ path: path || 'root', code: ctx?.code ?? toCode(constraint), message });
+      out.push({
+        path: path || 'root',
+        code: codeOf(constraint, e.contexts?.[constraint]),
+        message,
+      });
     }
     if (e.children?.length) out.push(...flattenValidationErrors(e.children, path));
   }

@@ -1,8 +1,17 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, toApiError } from '../errors/all-exceptions.filter';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
 import { OAuthError } from '../errors/oauth-error';
+import {
+  type JsonLimits,
+  type JsonTextIssue,
+  MAX_DTO_JSON_ITEMS,
+  MAX_JSON_DEPTH,
+  scanJsonText,
+} from './json-limits';
 
 /** RFC 6749 endpoints answer even parse errors in their own shape. */
 export const OAUTH_ERROR_PATHS = /^\/v1\/oauth2\/(token|token\/revoke|introspect)\/?$/;
@@ -11,19 +20,64 @@ export const OAUTH_ERROR_PATHS = /^\/v1\/oauth2\/(token|token\/revoke|introspect
 export const LARGE_BODY_PATHS = [/^\/v1\/webhooks\/[^/]+\/[^/]+\/repohost\/?$/];
 
 /**
- * Body parsing with the limits of DESIGN.md §6, and parse errors rendered as the envelope
+ * POSTs of foreign payloads (webhook execution): taken as `unknown`, never run through
+ * class-transformer, so only their depth is capped — a real delivery can hold many items.
+ */
+export const FOREIGN_PAYLOAD_PATHS =
+  /^\/v1\/webhooks\/[^/]+\/[^/]+(?:\/(?:errortracker|chatcompat))?\/?$/;
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** What each refusal answers (all 400). */
+const ISSUE_ERRORS: Record<JsonTextIssue, () => ApiError> = {
+  'too-deep': () => new ApiError(ErrorCode.JsonTooDeep),
+  'too-many-items': () => new ApiError(ErrorCode.JsonTooManyItems),
+  'lone-surrogate': () =>
+    new ApiError(ErrorCode.InvalidJson, 'The request body has an unpaired surrogate escape.'),
+};
+
+/**
+ * body-parser's `verify` hook: checks a JSON body's raw bytes before JSON.parse, so nothing
+ * downstream — class-transformer recursing per level and copying every item, `encodeURIComponent`
+ * throwing on lone surrogates — sees a body it would crash or stall on: UTF-8 only (RFC 8259
+ * §8.1), well-formed, within `limits`. Costs ~1 µs per KiB.
+ */
+export function jsonBodyVerifier(
+  limits: JsonLimits,
+): (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string) => void {
+  return (_req, _res, body, encoding) => {
+    if (encoding !== 'utf-8') {
+      throw new ApiError(ErrorCode.UnsupportedMediaType, 'JSON bodies must be encoded in UTF-8.');
+    }
+    if (!isUtf8(body)) {
+      throw new ApiError(ErrorCode.InvalidJson, 'The request body is not valid UTF-8.');
+    }
+    const issue = scanJsonText(body, limits);
+    if (issue) throw ISSUE_ERRORS[issue]();
+  };
+}
+
+/**
+ * Body parsing with the limits of ARCHITECTURE.md §5, and parse errors rendered as the envelope
  * (an unparsable body is a 400, never `{}`).
  */
 export function registerBodyParsers(app: Express, limits: { json: number; large: number }): void {
-  const largeJson = express.json({
-    limit: limits.large,
-    type: ['application/json', 'application/*+json'],
-  });
+  const foreign = jsonBodyVerifier({ maxDepth: MAX_JSON_DEPTH, maxItems: Infinity });
+  const largeJson = express.json({ limit: limits.large, type: JSON_TYPES, verify: foreign });
+  const foreignJson = express.json({ limit: limits.json, type: JSON_TYPES, verify: foreign });
   app.use((req, res, next) => {
-    if (LARGE_BODY_PATHS.some((re) => re.test(req.path))) largeJson(req, res, next);
-    else next();
+    if (LARGE_BODY_PATHS.some((re) => re.test(req.path))) {
+      largeJson(req, res, next);
+    } else if (req.method === 'POST' && FOREIGN_PAYLOAD_PATHS.test(req.path)) {
+      foreignJson(req, res, next);
+    } else {
+      next();
+    }
   });
-  app.use(express.json({ limit: limits.json, type: ['application/json', 'application/*+json'] }));
+  const dto = jsonBodyVerifier({ maxDepth: MAX_JSON_DEPTH, maxItems: MAX_DTO_JSON_ITEMS });
+  app.use(express.json({ limit: limits.json, type: JSON_TYPES, verify: dto }));
+  // Flat `key=value` pairs (no `a[b]` nesting, no prototype keys), at most 1,000; a repeated key
+  // is an array of strings.
   app.use(express.urlencoded({ limit: limits.json, extended: false }));
   const onParseError: ErrorRequestHandler = (err, req, res, next) => {
     const apiError = toApiError(err);

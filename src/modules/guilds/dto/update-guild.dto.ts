@@ -2,7 +2,8 @@ import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-va
 
 export class UpdateGuildDto {
   /** Guild name, 2-100 characters. */
-  @IsOptional()
+  // null is not "absent": a name cannot be removed, so it must fail validation.
+  @ValidateIf((_o, v) => v !== undefined)
   @IsString()
   @MinLength(2)
   @MaxLength(100)

@@ -5,7 +5,8 @@ import { IsSnowflake } from '../../../common/snowflake/is-snowflake.decorator';
 /** WebhookTokenUpdateRequest. */
 export class UpdateWebhookTokenDto {
   /** 1-80 characters. */
-  @IsOptional()
+  // null is not "absent": a name cannot be removed, so it must fail validation.
+  @ValidateIf((_o, v) => v !== undefined)
   @IsString()
   @MinLength(1)
   @MaxLength(80)

@@ -1,0 +1,139 @@
+/**
+ * Every code a field error of a 400 INVALID_FORM_BODY carries (`errors[].code`), and its default
+ * message. Services throw `ApiError.field('email', FieldErrorCode.EmailAlreadyRegistered)`;
+ * validation decorators name theirs with `{ context: { code: FieldErrorCode.UsernameInvalid } }`
+ * and class-validator constraints map to the `BASE_TYPE_*` family in validation.ts.
+ *
+ * The strings are on the wire (clients and the e2e suites match them): add codes, never rename.
+ */
+export enum FieldErrorCode {
+  // class-validator constraints, in the style of Discord's BASE_TYPE_* codes (validation.ts).
+  BaseTypeRequired = 'BASE_TYPE_REQUIRED',
+  BaseTypeString = 'BASE_TYPE_STRING',
+  BaseTypeBoolean = 'BASE_TYPE_BOOLEAN',
+  BaseTypeInteger = 'BASE_TYPE_INTEGER',
+  BaseTypeNumber = 'BASE_TYPE_NUMBER',
+  BaseTypeArray = 'BASE_TYPE_ARRAY',
+  BaseTypeObject = 'BASE_TYPE_OBJECT',
+  BaseTypeMinLength = 'BASE_TYPE_MIN_LENGTH',
+  BaseTypeMaxLength = 'BASE_TYPE_MAX_LENGTH',
+  BaseTypeChoices = 'BASE_TYPE_CHOICES',
+  BaseTypeFormat = 'BASE_TYPE_FORMAT',
+  BaseTypeSnowflake = 'BASE_TYPE_SNOWFLAKE',
+  /** A constraint validation.ts does not map (a new decorator: map it there). */
+  BaseTypeInvalid = 'BASE_TYPE_INVALID',
+  NumberTypeMin = 'NUMBER_TYPE_MIN',
+  NumberTypeMax = 'NUMBER_TYPE_MAX',
+  UnknownField = 'UNKNOWN_FIELD',
+  InvalidEmail = 'INVALID_EMAIL',
+  InvalidUrl = 'INVALID_URL',
+  InvalidSnowflake = 'INVALID_SNOWFLAKE',
+  // Generated from the constraint names before codes were listed here; kept as clients see them.
+  InvalidIsLength = 'INVALID_IS_LENGTH',
+  InvalidIsSnowflake = 'INVALID_IS_SNOWFLAKE',
+
+  // Accounts and authentication.
+  InvalidLogin = 'INVALID_LOGIN',
+  ConsentRequired = 'CONSENT_REQUIRED',
+  DateOfBirthInvalid = 'DATE_OF_BIRTH_INVALID',
+  DateOfBirthUnderage = 'DATE_OF_BIRTH_UNDERAGE',
+  EmailAlreadyRegistered = 'EMAIL_ALREADY_REGISTERED',
+  EmailRequired = 'EMAIL_REQUIRED',
+  PasswordLength = 'PASSWORD_LENGTH',
+  PasswordRequired = 'PASSWORD_REQUIRED',
+  PasswordDoesNotMatch = 'PASSWORD_DOES_NOT_MATCH',
+  UsernameInvalid = 'USERNAME_INVALID',
+  UsernameTooManyUsers = 'USERNAME_TOO_MANY_USERS',
+  DiscriminatorInvalid = 'DISCRIMINATOR_INVALID',
+  DiscriminatorTaken = 'DISCRIMINATOR_TAKEN',
+
+  // Images (data URIs).
+  ImageInvalid = 'IMAGE_INVALID',
+  ImageTooLarge = 'IMAGE_TOO_LARGE',
+
+  // OAuth2 applications and consent.
+  UnknownApplication = 'UNKNOWN_APPLICATION',
+  InvalidScope = 'INVALID_SCOPE',
+  RedirectUriInvalid = 'REDIRECT_URI_INVALID',
+  RedirectUriMismatch = 'REDIRECT_URI_MISMATCH',
+  CodeChallengeInvalid = 'CODE_CHALLENGE_INVALID',
+  CodeChallengeMethodUnsupported = 'CODE_CHALLENGE_METHOD_UNSUPPORTED',
+  BotScopeRequired = 'BOT_SCOPE_REQUIRED',
+  BotFlagsInvalid = 'BOT_FLAGS_INVALID',
+  PermissionsInvalid = 'PERMISSIONS_INVALID',
+
+  // Guilds and webhooks.
+  UnknownRole = 'UNKNOWN_ROLE',
+  InvalidWebhookChannel = 'INVALID_WEBHOOK_CHANNEL',
+}
+
+/**
+ * Default messages: what `ApiError.field(path, code)` says when the thrower gives none. A thrower
+ * that knows more (the limit, the field's name) passes its own; class-validator's messages come
+ * from the decorators.
+ */
+export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
+  [FieldErrorCode.BaseTypeRequired]: { message: 'This field is required.' },
+  [FieldErrorCode.BaseTypeString]: { message: 'Must be a string.' },
+  [FieldErrorCode.BaseTypeBoolean]: { message: 'Must be a boolean.' },
+  [FieldErrorCode.BaseTypeInteger]: { message: 'Must be an integer.' },
+  [FieldErrorCode.BaseTypeNumber]: { message: 'Must be a number.' },
+  [FieldErrorCode.BaseTypeArray]: { message: 'Must be an array.' },
+  [FieldErrorCode.BaseTypeObject]: { message: 'Must be an object.' },
+  [FieldErrorCode.BaseTypeMinLength]: { message: 'Too short.' },
+  [FieldErrorCode.BaseTypeMaxLength]: { message: 'Too long.' },
+  [FieldErrorCode.BaseTypeChoices]: { message: 'Not one of the allowed values.' },
+  [FieldErrorCode.BaseTypeFormat]: { message: 'Not in the expected format.' },
+  [FieldErrorCode.BaseTypeSnowflake]: { message: 'Must be a snowflake id.' },
+  [FieldErrorCode.BaseTypeInvalid]: { message: 'Invalid value.' },
+  [FieldErrorCode.NumberTypeMin]: { message: 'Too small.' },
+  [FieldErrorCode.NumberTypeMax]: { message: 'Too large.' },
+  [FieldErrorCode.UnknownField]: { message: 'Unknown field.' },
+  [FieldErrorCode.InvalidEmail]: { message: 'Not a valid e-mail address.' },
+  [FieldErrorCode.InvalidUrl]: { message: 'Not a valid URL.' },
+  [FieldErrorCode.InvalidSnowflake]: { message: 'Must be a snowflake id.' },
+  [FieldErrorCode.InvalidIsLength]: { message: 'Length out of range.' },
+  [FieldErrorCode.InvalidIsSnowflake]: { message: 'Must be a snowflake id.' },
+
+  [FieldErrorCode.InvalidLogin]: { message: 'Login or password is invalid.' },
+  [FieldErrorCode.ConsentRequired]: { message: 'You must agree to the terms of service.' },
+  [FieldErrorCode.DateOfBirthInvalid]: { message: 'Not a valid date.' },
+  [FieldErrorCode.DateOfBirthUnderage]: { message: 'You are too young to register.' },
+  [FieldErrorCode.EmailAlreadyRegistered]: { message: 'Email is already registered.' },
+  [FieldErrorCode.EmailRequired]: { message: 'The account has no e-mail address.' },
+  [FieldErrorCode.PasswordLength]: { message: 'Password must be 8 to 256 characters.' },
+  [FieldErrorCode.PasswordRequired]: { message: 'The current password is required.' },
+  [FieldErrorCode.PasswordDoesNotMatch]: { message: 'Password does not match.' },
+  [FieldErrorCode.UsernameInvalid]: { message: 'Username must be 2-32 of A-Z a-z 0-9 _.' },
+  [FieldErrorCode.UsernameTooManyUsers]: { message: 'Too many users have this username.' },
+  [FieldErrorCode.DiscriminatorInvalid]: { message: 'Discriminator must be 4 digits.' },
+  [FieldErrorCode.DiscriminatorTaken]: {
+    message: 'This username and discriminator are already taken.',
+  },
+
+  [FieldErrorCode.ImageInvalid]: { message: 'Not a valid image data URI.' },
+  [FieldErrorCode.ImageTooLarge]: { message: 'Image is larger than 8 MiB.' },
+
+  [FieldErrorCode.UnknownApplication]: { message: 'Unknown application.' },
+  [FieldErrorCode.InvalidScope]: {
+    message: 'scope must be a space-separated subset of: identify email guilds bot.',
+  },
+  [FieldErrorCode.RedirectUriInvalid]: { message: 'Invalid redirect URI.' },
+  [FieldErrorCode.RedirectUriMismatch]: {
+    message: 'redirect_uri must exactly match one of the application’s redirect URIs.',
+  },
+  [FieldErrorCode.CodeChallengeInvalid]: { message: 'Invalid code_challenge.' },
+  [FieldErrorCode.CodeChallengeMethodUnsupported]: {
+    message: 'code_challenge_method must be S256.',
+  },
+  [FieldErrorCode.BotScopeRequired]: { message: 'guild_id needs the bot scope.' },
+  [FieldErrorCode.BotFlagsInvalid]: {
+    message: 'Only FRIENDLY_BOT (16) and FRIENDLY_BOT_MANUAL_APPROVAL (32) may be set.',
+  },
+  [FieldErrorCode.PermissionsInvalid]: { message: 'permissions is out of range.' },
+
+  [FieldErrorCode.UnknownRole]: { message: 'Every role must belong to this guild.' },
+  [FieldErrorCode.InvalidWebhookChannel]: {
+    message: 'The channel must belong to the same guild as the webhook.',
+  },
+};
