@@ -35,6 +35,16 @@ describe('accounts: register, login, @me, logout', () => {
     expect(bearer.status).toBe(200);
   });
 
+  it('derives the username from global_name when none is given (transliterated slug)', async () => {
+    const user = await registerUser(app, { username: undefined, global_name: 'Zoë Łukasz!' });
+    const me = await http(app).get('/v1/users/@me').set('Authorization', user.token);
+    expect(me.status).toBe(200);
+    expect(me.body.username).toBe('zoe_lukasz');
+    const nameless = await registerUser(app, { username: undefined });
+    const me2 = await http(app).get('/v1/users/@me').set('Authorization', nameless.token);
+    expect(me2.body.username).toBe('user');
+  });
+
   it('refuses @me without credentials', async () => {
     const res = await http(app).get('/v1/users/@me');
     expect(res.status).toBe(401);

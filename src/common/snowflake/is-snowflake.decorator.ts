@@ -1,7 +1,7 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 import { parseSnowflake } from './snowflake';
 
-/** A snowflake id given as a string of digits or a safe integer (DESIGN.md §3). */
+/** A snowflake id given as a string of digits or a safe integer (ARCHITECTURE.md §5). */
 export function IsSnowflake(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {

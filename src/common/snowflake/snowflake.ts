@@ -1,4 +1,4 @@
-/** Parley's epoch (2015-01-01T00:00:00Z), as in DESIGN.md §3. */
+/** Parley's epoch (2015-01-01T00:00:00Z), as in ARCHITECTURE.md §5. */
 export const SNOWFLAKE_EPOCH = 1420070400000n;
 const MAX_SEQUENCE = 0xfffn;
 

@@ -1,4 +1,5 @@
 import { ApiError } from '../../common/errors/api-error';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 
 /** Largest decoded image accepted in a Base64ImageType field. */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -46,11 +47,11 @@ function sniff(data: Buffer): Ext | null {
  * INVALID_FORM_BODY on `path`.
  */
 export function parseImageDataUri(value: unknown, path: string): ParsedImage {
-  const fail = (message: string) => ApiError.field(path, 'IMAGE_INVALID', message);
+  const fail = (message: string) => ApiError.field(path, FieldErrorCode.ImageInvalid, message);
   if (typeof value !== 'string') throw fail('Expected a base64 data URI.');
   // Cheap bound before running the regex over a huge string (base64 is 4/3 of the bytes).
   if (value.length > Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64) {
-    throw ApiError.field(path, 'IMAGE_TOO_LARGE', 'Image is larger than 8 MiB.');
+    throw ApiError.field(path, FieldErrorCode.ImageTooLarge);
   }
   const m = DATA_URI.exec(value.trim());
   if (!m) throw fail('Expected a data URI of the form data:image/png;base64,....');
@@ -61,7 +62,7 @@ export function parseImageDataUri(value: unknown, path: string): ParsedImage {
   const data = Buffer.from(m[2], 'base64');
   if (data.length === 0) throw fail('Image is empty.');
   if (data.length > MAX_IMAGE_BYTES) {
-    throw ApiError.field(path, 'IMAGE_TOO_LARGE', 'Image is larger than 8 MiB.');
+    throw ApiError.field(path, FieldErrorCode.ImageTooLarge);
   }
   if (sniff(data) !== declared) throw fail('Image data does not match its declared type.');
   return { mime: mime === 'image/jpg' ? 'image/jpeg' : mime, ext: declared, data };

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SessionCaller } from '../../common/auth/caller';
 import { ApiError } from '../../common/errors/api-error';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { MailerService } from '../../infra/mail/mailer.service';
 import { UserEntity } from '../users/user.entity';
 import { toUserPrivate } from '../users/user.mapper';
@@ -44,12 +45,12 @@ export class AccountService {
       if (dto.password === undefined) {
         throw ApiError.field(
           'password',
-          'PASSWORD_REQUIRED',
+          FieldErrorCode.PasswordRequired,
           'The current password is required to change the e-mail address or password.',
         );
       }
       if (!(await this.passwords.verify(current.passwordHash, dto.password))) {
-        throw ApiError.field('password', 'PASSWORD_DOES_NOT_MATCH', 'Password does not match.');
+        throw ApiError.field('password', FieldErrorCode.PasswordDoesNotMatch);
       }
     }
     const newHash = passwordChanges ? await this.passwords.hash(dto.new_password as string) : null;
@@ -60,11 +61,7 @@ export class AccountService {
       if (dto.username !== undefined && dto.username !== user.username) {
         const discriminator = await this.users.discriminatorForRename(user, dto.username, m);
         if (!discriminator) {
-          throw ApiError.field(
-            'username',
-            'USERNAME_TOO_MANY_USERS',
-            'Too many users have this username.',
-          );
+          throw ApiError.field('username', FieldErrorCode.UsernameTooManyUsers);
         }
         patch.username = dto.username;
         patch.discriminator = discriminator;
@@ -73,7 +70,7 @@ export class AccountService {
       if (emailChanges && newEmail) {
         const holder = await this.users.findByEmail(newEmail, m);
         if (holder && holder.id !== user.id) {
-          throw ApiError.field('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
+          throw ApiError.field('email', FieldErrorCode.EmailAlreadyRegistered);
         }
         patch.email = newEmail;
         patch.emailVerified = false;
@@ -101,6 +98,7 @@ export class AccountService {
       }
       return Object.assign(user, patch);
     });
+    this.users.forget(user.id);
     for (const mail of mails) {
       this.mailer.sendLater(mail.to, mail.template, mail.token, { username: mail.username });
     }

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { slugify } from 'transliteration';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError, fieldError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
+import { slugifyUsername } from '../users/username-slug';
 import { EmailTokensService } from './email-tokens.service';
 import { IpAuthorizationService } from './ip-authorization.service';
 import { LoginAttemptsLimiter } from './login-attempts.limiter';
@@ -32,16 +33,6 @@ export function ageInYears(dateOfBirth: string, now = new Date()): number | null
   return age;
 }
 
-/** A username from a display name: ASCII-transliterated, `[A-Za-z0-9_]`, 2-32 characters. */
-export function usernameFromGlobalName(globalName: string | undefined): string {
-  const base = slugify(globalName ?? '', { separator: '_', lowercase: true, trim: true })
-    .replace(/[^a-z0-9_]/g, '')
-    .replace(/_+/g, '_')
-    .replace(/^_|_$/g, '')
-    .slice(0, 32);
-  return base.length >= 2 ? base : `user${base}`.slice(0, 32);
-}
-
 /** Registration, password login, and what every successful login ends with. */
 @Injectable()
 export class AuthService {
@@ -61,22 +52,21 @@ export class AuthService {
   async register(dto: RegisterDto, origin: SessionOrigin): Promise<AuthTokenWithUserIdResponse> {
     if (!this.config.registration) throw new ApiError(ErrorCode.RegistrationDisabled);
     const age = ageInYears(dto.date_of_birth);
-    if (age === null)
-      throw ApiError.field('date_of_birth', 'DATE_OF_BIRTH_INVALID', 'Not a valid date.');
+    if (age === null) throw ApiError.field('date_of_birth', FieldErrorCode.DateOfBirthInvalid);
     if (age < MIN_AGE_YEARS) {
       throw ApiError.field(
         'date_of_birth',
-        'DATE_OF_BIRTH_UNDERAGE',
+        FieldErrorCode.DateOfBirthUnderage,
         `You must be at least ${MIN_AGE_YEARS} years old.`,
       );
     }
     const email = dto.email?.trim() || null;
-    const username = dto.username ?? usernameFromGlobalName(dto.global_name);
+    const username = dto.username ?? slugifyUsername(dto.global_name ?? '');
     // Hash before the transaction: argon2 is slow and must not hold a database lease.
     const passwordHash = dto.password ? await this.passwords.hash(dto.password) : null;
     const { result, verifyToken, user } = await this.db.transaction(async (manager) => {
       if (email && (await this.users.emailTaken(email, manager))) {
-        throw ApiError.field('email', 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.');
+        throw ApiError.field('email', FieldErrorCode.EmailAlreadyRegistered);
       }
       const user = await this.users.create(
         {
@@ -112,7 +102,7 @@ export class AuthService {
       throw this.invalidLogin();
     }
     await this.attempts.recordSuccess(email);
-    // A second factor already proves more than a known IP would (DESIGN.md §4).
+    // A second factor already proves more than a known IP would (ARCHITECTURE.md §6).
     if (!user.mfaEnabled && (await this.ipAuthorization.required(user, origin.ip))) {
       throw await this.ipAuthorization.challenge(user, origin);
     }
@@ -135,10 +125,9 @@ export class AuthService {
   }
 
   private invalidLogin(): ApiError {
-    const message = 'Login or password is invalid.';
     return ApiError.form([
-      { path: 'email', code: 'INVALID_LOGIN', message },
-      { path: 'password', code: 'INVALID_LOGIN', message },
+      fieldError('email', FieldErrorCode.InvalidLogin),
+      fieldError('password', FieldErrorCode.InvalidLogin),
     ]);
   }
 }

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { UserEntity } from '../users/user.entity';
 
-/** An IP address a user has logged in from (or authorized by e-mail): DESIGN.md §4. */
+/** An IP address a user has logged in from (or authorized by e-mail): ARCHITECTURE.md §6. */
 @Entity('authorized_ips')
 export class AuthorizedIpEntity {
   @PrimaryColumn({

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { MailerService } from '../../infra/mail/mailer.service';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
@@ -16,7 +17,7 @@ import { SessionOrigin, SessionsService } from './sessions.service';
 const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
   !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
-/** E-mail verification, password reset and e-mail revert (DESIGN.md §4: 24 h, 1 h, 48 h). */
+/** E-mail verification, password reset and e-mail revert (ARCHITECTURE.md §6: 24 h, 1 h, 48 h). */
 @Injectable()
 export class EmailFlowsService {
   constructor(
@@ -31,20 +32,22 @@ export class EmailFlowsService {
 
   /** Marks the address verified; a token for an address the account no longer has is invalid. */
   async verify(token: string): Promise<void> {
-    await this.db.transaction(async (m) => {
+    const userId = await this.db.transaction(async (m) => {
       const { userId, data } = await this.emailTokens.consume(token, 'verify', m);
       const user = await this.users.findById(userId, m);
       if (!user || !sameEmail(user.email, data?.email)) {
         throw new ApiError(ErrorCode.InvalidEmailToken);
       }
       await m.getRepository(UserEntity).update(user.id, { emailVerified: true });
+      return user.id;
     });
+    this.users.forget(userId);
   }
 
   async resendVerification(userId: string): Promise<void> {
     const user = await this.users.getById(userId);
     if (!user.email) {
-      throw ApiError.field('email', 'EMAIL_REQUIRED', 'The account has no e-mail address.');
+      throw ApiError.field('email', FieldErrorCode.EmailRequired);
     }
     if (user.emailVerified) return;
     const token = await this.emailTokens.issue(user.id, 'verify', { email: user.email });
@@ -62,8 +65,10 @@ export class EmailFlowsService {
   /** Sets a new password, ends every session, and logs in (the mailbox proved ownership). */
   async reset(dto: TokenAndPasswordDto, origin: SessionOrigin): Promise<AuthLoginResult> {
     const passwordHash = await this.passwords.hash(dto.password);
-    return this.db.transaction(async (m) => {
+    let changed: string | undefined;
+    const result = await this.db.transaction(async (m) => {
       const { userId, data } = await this.emailTokens.consume(dto.token, 'reset', m);
+      changed = userId;
       const user = await this.users.findById(userId, m);
       if (!user || !sameEmail(user.email, data?.email)) {
         throw new ApiError(ErrorCode.InvalidEmailToken);
@@ -79,13 +84,17 @@ export class EmailFlowsService {
       await this.sessions.revokeAllForUser(user.id, undefined, m);
       return this.auth.completeLogin(user, origin, m);
     });
+    if (changed) this.users.forget(changed);
+    return result;
   }
 
   /** Undoes an e-mail change from the old mailbox: old address back, new password, all sessions ended. */
   async revert(dto: TokenAndPasswordDto, origin: SessionOrigin): Promise<AuthLoginResult> {
     const passwordHash = await this.passwords.hash(dto.password);
-    return this.db.transaction(async (m) => {
+    let changed: string | undefined;
+    const result = await this.db.transaction(async (m) => {
       const { userId, data } = await this.emailTokens.consume(dto.token, 'email_revert', m);
+      changed = userId;
       const user = await this.users.findById(userId, m);
       const oldEmail = data?.old_email;
       if (!user || !oldEmail) throw new ApiError(ErrorCode.InvalidEmailToken);
@@ -93,7 +102,7 @@ export class EmailFlowsService {
       if (holder && holder.id !== user.id) {
         throw ApiError.field(
           'email',
-          'EMAIL_ALREADY_REGISTERED',
+          FieldErrorCode.EmailAlreadyRegistered,
           'The old address now belongs to another account.',
         );
       }
@@ -112,5 +121,7 @@ export class EmailFlowsService {
       await this.sessions.revokeAllForUser(user.id, undefined, m);
       return this.auth.completeLogin(user, origin, m);
     });
+    if (changed) this.users.forget(changed);
+    return result;
   }
 }

@@ -7,7 +7,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { EmailTokenEntity, type EmailTokenKind } from './email-token.entity';
 
-/** Lifetimes of e-mailed tokens (DESIGN.md §4; authorize_ip matches its login ticket). */
+/** Lifetimes of e-mailed tokens (ARCHITECTURE.md §6; authorize_ip matches its login ticket). */
 export const EMAIL_TOKEN_TTL_MS: Record<EmailTokenKind, number> = {
   verify: 24 * 3_600_000,
   reset: 3_600_000,

@@ -24,7 +24,7 @@ export function normalizeHandoffCode(raw: string): string | null {
 }
 
 /**
- * Device handoff (DESIGN.md §4): `pending → completed → expired` (expired once the completed
+ * Device handoff (ARCHITECTURE.md §6): `pending → completed → expired` (expired once the completed
  * result has been read, or at TTL).
  */
 @Injectable()

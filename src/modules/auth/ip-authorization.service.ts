@@ -18,7 +18,7 @@ export const IP_RESEND_DELAY_S = 30;
 const MAX_RESENDS = 1;
 
 /**
- * DESIGN.md §4: a user without MFA who logs in from an IP they never used must follow an e-mailed
+ * ARCHITECTURE.md §6: a user without MFA who logs in from an IP they never used must follow an e-mailed
  * link first. The 403 carries a ticket; the link marks the ticket authorized (and the IP known);
  * polling the ticket then hands out the session exactly once.
  */

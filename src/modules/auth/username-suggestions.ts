@@ -1,17 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { transliterate } from 'transliteration';
+import { slugifyUsername } from '../users/username-slug';
 
 const VALID = /^[a-z0-9_]{2,32}$/;
-
-/** Any display name → `[a-z0-9_]`, words joined by `_`, at most 32 characters (may be empty). */
-export function normalizeUsername(value: string): string {
-  return transliterate(value.normalize('NFKC'))
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 32)
-    .replace(/_+$/, '');
-}
 
 /** Appends a suffix, trimming the base so that the result still fits in 32 characters. */
 function withSuffix(base: string, suffix: string): string {
@@ -23,8 +13,7 @@ function withSuffix(base: string, suffix: string): string {
  * the transliterated name, its joined and first-word forms, then numbered variants.
  */
 export function usernameCandidates(globalName: string, random = randomInt): string[] {
-  let base = normalizeUsername(globalName);
-  if (base.length < 2) base = base ? `${base}_user` : 'user';
+  const base = slugifyUsername(globalName);
   const words = base.split('_').filter(Boolean);
   const out = [
     base,

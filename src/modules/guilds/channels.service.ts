@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { ChannelEntity, ChannelType } from './channel.entity';
 import type { CreateChannelDto } from './dto/create-channel.dto';
@@ -42,7 +43,11 @@ export class ChannelsService {
     await this.access.requirePermission(userId, guildId, Permissions.MANAGE_CHANNELS);
     const name = normalizeChannelName(dto.name);
     if (name.length === 0) {
-      throw ApiError.field('name', 'BASE_TYPE_REQUIRED', 'Channel name must not be blank.');
+      throw ApiError.field(
+        'name',
+        FieldErrorCode.BaseTypeRequired,
+        'Channel name must not be blank.',
+      );
     }
     const channel = await this.dataSource.transaction(async (m) => {
       // Serialises channel creation per guild, so the count and the position are exact.

@@ -3,7 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { inTransaction } from '../../database/transaction';
 import { AssetStorage } from '../../infra/storage/asset-storage.service';
 import { UserEntity } from '../users/user.entity';
 import { ChannelEntity, ChannelType } from './channel.entity';
@@ -101,7 +103,7 @@ export class GuildsService {
       if (roleIds.length > 0) {
         const found = await m.countBy(GuildRoleEntity, { guildId, id: In(roleIds) });
         if (found !== roleIds.length) {
-          throw ApiError.field('roles', 'UNKNOWN_ROLE', 'Every role must belong to this guild.');
+          throw ApiError.field('roles', FieldErrorCode.UnknownRole);
         }
       }
       const member = m.create(GuildMemberEntity, {
@@ -138,7 +140,7 @@ export class GuildsService {
   /**
    * For the OAuth2 `bot` scope: adds the bot user as a member with a new role named `roleName`
    * carrying `permissions` (no role when permissions is 0). Idempotent: a bot that already is a
-   * member is left as it is. Runs in `manager`'s transaction when given.
+   * member is left as it is. Joins `manager`'s transaction when given (see inTransaction).
    */
   async addBotMember(
     guildId: string,
@@ -174,7 +176,6 @@ export class GuildsService {
       });
       await m.update(GuildMemberEntity, { guildId, userId: botUserId }, { roles: [roleId] });
     };
-    if (manager) await run(manager);
-    else await this.dataSource.transaction(run);
+    await inTransaction(this.dataSource, manager, run);
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
 import { AppConfig } from '../../config/app.config';
@@ -187,11 +188,7 @@ export class WebhooksService {
           [channelId],
         );
         if (rows[0]?.guild_id !== webhook.guildId) {
-          throw ApiError.field(
-            'channel_id',
-            'INVALID_WEBHOOK_CHANNEL',
-            'The channel must belong to the same guild as the webhook.',
-          );
+          throw ApiError.field('channel_id', FieldErrorCode.InvalidWebhookChannel);
         }
         await this.reserveSlot(m, channelId);
         patch.channelId = channelId;

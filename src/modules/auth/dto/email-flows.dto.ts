@@ -1,4 +1,5 @@
 import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
 
 /** A token received by e-mail. */
 export class EmailTokenDto {
@@ -23,7 +24,7 @@ export class TokenAndPasswordDto {
 
   /** The new password, 8-256 characters. */
   @IsString()
-  @Length(8, 256, { context: { code: 'PASSWORD_LENGTH' } })
+  @Length(8, 256, { context: { code: FieldErrorCode.PasswordLength } })
   password: string;
 }
 

@@ -1,4 +1,5 @@
 import { IsString, Matches, MaxLength } from 'class-validator';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
 
 export class HandoffCompleteDto {
   /** The code shown by the new device, e.g. `ABCD-EFGH` (case, dashes and spaces are ignored). */
@@ -14,7 +15,7 @@ export class HandoffCompleteDto {
   /** The calling user's id. */
   @Matches(/^\d{1,20}$/, {
     message: 'user_id must be a snowflake',
-    context: { code: 'INVALID_SNOWFLAKE' },
+    context: { code: FieldErrorCode.InvalidSnowflake },
   })
   user_id: string;
 }

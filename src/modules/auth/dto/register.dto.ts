@@ -1,4 +1,5 @@
 import { Equals, IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{2,32}$/;
 
@@ -6,14 +7,14 @@ export class RegisterDto {
   /** Consent to the terms of service; must be true. */
   @Equals(true, {
     message: 'You must agree to the terms of service.',
-    context: { code: 'CONSENT_REQUIRED' },
+    context: { code: FieldErrorCode.ConsentRequired },
   })
   consent: boolean;
 
   /** YYYY-MM-DD; users must be at least 13. */
   @Matches(/^\d{4}-\d{2}-\d{2}$/, {
     message: 'date_of_birth must be YYYY-MM-DD',
-    context: { code: 'DATE_OF_BIRTH_INVALID' },
+    context: { code: FieldErrorCode.DateOfBirthInvalid },
   })
   date_of_birth: string;
 
@@ -35,14 +36,14 @@ export class RegisterDto {
 
   @IsOptional()
   @IsString()
-  @Length(8, 256, { context: { code: 'PASSWORD_LENGTH' } })
+  @Length(8, 256, { context: { code: FieldErrorCode.PasswordLength } })
   password?: string;
 
   /** `[A-Za-z0-9_]{2,32}`; derived from global_name when missing. */
   @IsOptional()
   @Matches(USERNAME_PATTERN, {
     message: 'username must be 2-32 letters, digits or underscores',
-    context: { code: 'USERNAME_INVALID' },
+    context: { code: FieldErrorCode.UsernameInvalid },
   })
   username?: string;
 }

@@ -9,6 +9,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { USERNAME_PATTERN } from './register.dto';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
 
 /** `PATCH /users/@me`. Changing `email` or `new_password` needs the current `password`. */
 export class UpdateAccountDto {
@@ -16,7 +17,7 @@ export class UpdateAccountDto {
   @IsOptional()
   @Matches(USERNAME_PATTERN, {
     message: 'username must be 2-32 letters, digits or underscores',
-    context: { code: 'USERNAME_INVALID' },
+    context: { code: FieldErrorCode.UsernameInvalid },
   })
   username?: string;
 
@@ -42,6 +43,6 @@ export class UpdateAccountDto {
   /** The new password, 8-256 characters. */
   @IsOptional()
   @IsString()
-  @Length(8, 256, { context: { code: 'PASSWORD_LENGTH' } })
+  @Length(8, 256, { context: { code: FieldErrorCode.PasswordLength } })
   new_password?: string;
 }

@@ -1,0 +1,26 @@
+import { transliterate } from 'transliteration';
+
+export interface UsernameSlugOptions {
+  /** Lower-case the result (user names); bots keep their application's capitals. */
+  lowercase?: boolean;
+  /** What a name with fewer than 2 usable characters becomes (`x` → `x_user`, `🙂` → `user`). */
+  fallback?: string;
+}
+
+/**
+ * Any display name → a valid username, `[A-Za-z0-9_]{2,32}`: transliterated to ASCII
+ * (`Zoë Łukasz` → `zoe_lukasz`, `Привет` → `privet`), every run of other characters one `_`, no
+ * `_` at either end, cut at 32. Used for registration without a username, username suggestions
+ * and bot users named after their application.
+ */
+export function slugifyUsername(value: string, options: UsernameSlugOptions = {}): string {
+  const { lowercase = true, fallback = 'user' } = options;
+  const ascii = transliterate(value.normalize('NFKC'));
+  const slug = (lowercase ? ascii.toLowerCase() : ascii)
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 32)
+    .replace(/_+$/, '');
+  if (slug.length >= 2) return slug;
+  return slug ? `${slug}_${fallback}` : fallback;
+}
