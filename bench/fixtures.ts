@@ -1,17 +1,14 @@
 /**
- * Setup helpers for bench/targets.ts: accounts, guilds and webhooks made through the public API,
- * and the in-process ceilings (raw argon2id verify, raw message INSERT) that HTTP rows are
- * compared with in the same run.
+ * Setup helpers for bench/targets.ts: accounts, guilds, webhooks and OAuth2 clients made through
+ * the public API of the server under test, and the work of the ceilings (raw argon2id verify,
+ * raw message INSERT) that HTTP rows are compared with in the same run.
  */
 import definitions from '@octokit/webhooks-examples';
-import * as argon2 from 'argon2';
-import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import { SnowflakeService } from '../src/common/snowflake/snowflake.service';
 import { transformChatCompat } from '../src/modules/webhooks/transformers/chatcompat.transformer';
 import type { MessageDraft } from '../src/modules/guilds/embeds/embed';
 import { transformRepoHost } from '../src/modules/webhooks/transformers/repohost.transformer';
-import type { BenchContext, InProcessOp } from './targets';
+import type { CeilingWork } from './ceiling';
+import type { BenchContext } from './targets';
 
 let seq = 0;
 const uniqueName = (prefix: string) =>
@@ -33,6 +30,24 @@ export async function newUser(ctx: BenchContext): Promise<BenchUser> {
     body: { consent: true, date_of_birth: '1990-01-01', email, password, username },
   });
   return { email, password, token: res.token, userId: res.user_id };
+}
+
+/** `n` fresh accounts, registered `concurrency` at a time (argon2 runs on the server's pool). */
+export async function newUsers(
+  ctx: BenchContext,
+  n: number,
+  concurrency = 8,
+): Promise<BenchUser[]> {
+  const users: BenchUser[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      next += 1;
+      users.push(await newUser(ctx));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return users;
 }
 
 export interface BenchWebhook {
@@ -116,81 +131,37 @@ export function pushDraft(): MessageDraft {
   return draft;
 }
 
-// ---------------------------------------------------------------- in-process ceilings
-
-// PasswordService's parameters (OWASP: argon2id, m = 19 MiB, t = 2, p = 1).
-const ARGON2_OPTIONS = {
-  type: argon2.argon2id,
-  memoryCost: 19_456,
-  timeCost: 2,
-  parallelism: 1,
-} as const;
-
-const hashParams = (hash: string) => hash.split('$').slice(0, 4).join('$');
+// ---------------------------------------------------------------- ceilings
 
 /**
- * argon2.verify of a correct password against a hash made with the app's parameters. Setup
- * checks those parameters against a hash the app itself stored at registration, so the ceiling
- * cannot silently drift from what login does.
+ * argon2.verify with the app's own parameters: the hash the app stored when it registered a
+ * user, and that user's password — the ceiling cannot drift from what login does.
  */
-export async function argon2VerifyOp(ctx: BenchContext): Promise<InProcessOp> {
-  const password = 'correct-horse-battery-staple';
-  const hash = await argon2.hash(password, ARGON2_OPTIONS);
+export async function argon2Work(ctx: BenchContext): Promise<CeilingWork> {
   const user = await newUser(ctx);
-  const rows = await ctx.app
-    .get(DataSource)
-    .query<Array<{ password_hash: string }>>('SELECT password_hash FROM users WHERE id = $1', [
-      user.userId,
-    ]);
-  const stored = rows[0]?.password_hash ?? '';
-  if (hashParams(stored) !== hashParams(hash)) {
-    throw new Error(
-      `the app hashes with ${hashParams(stored)}, the bench with ${hashParams(hash)}`,
-    );
-  }
-  return {
-    op: async () => {
-      if (!(await argon2.verify(hash, password))) throw new Error('argon2.verify returned false');
-    },
-    note: `${hashParams(hash)}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}`,
-  };
+  const rows = await ctx.query<{ password_hash: string }>(
+    'SELECT password_hash FROM users WHERE id = $1',
+    [user.userId],
+  );
+  const hash = rows[0]?.password_hash;
+  if (!hash?.startsWith('$argon2')) throw new Error(`user ${user.userId} has no argon2 hash`);
+  return { kind: 'argon2', hash, password: user.password };
 }
 
 /**
  * A plain INSERT of the message row the app writes for `draft` (same columns, values, jsonb
- * embeds and RETURNING list; snowflake ids from the app's generator), through a pg.Pool with the
- * app's pool size and URL. What it leaves out is exactly the webhook check the app folds into
- * its INSERT … SELECT … FROM webhooks, plus everything above the driver.
+ * embeds and RETURNING list) through a pg.Pool of the app's default size (DATABASE_POOL_SIZE 10).
+ * What it leaves out is the webhook check the app folds into its INSERT, plus everything above
+ * the driver.
  */
-export async function insertMessageOp(
-  ctx: BenchContext,
-  draft: MessageDraft,
-): Promise<InProcessOp> {
+export async function insertWork(ctx: BenchContext, draft: MessageDraft): Promise<CeilingWork> {
   const hook = await newWebhook(ctx);
-  const options = ctx.app.get(DataSource).options as { url?: string; extra?: { max?: number } };
-  if (!options.url) throw new Error('the app has no database URL');
-  const max = options.extra?.max ?? 10;
-  const pool = new Pool({ connectionString: options.url, max, application_name: 'parley-bench' });
-  const snowflakes = ctx.app.get(SnowflakeService);
-  const sql = `
-    INSERT INTO messages (id, channel_id, author_id, webhook_id, webhook_name, webhook_avatar, content, embeds)
-    VALUES ($1, $2, NULL, $3, $4, $5, $6, $7::jsonb)
-    RETURNING id::text AS id, channel_id::text AS channel_id, webhook_name, webhook_avatar, created_at`;
   return {
-    op: async () => {
-      const res = await pool.query(sql, [
-        snowflakes.next(),
-        hook.channelId,
-        hook.id,
-        draft.username ?? hook.name,
-        draft.avatar_url ?? null,
-        draft.content ?? '',
-        JSON.stringify(draft.embeds),
-      ]);
-      if (res.rowCount !== 1) throw new Error('INSERT inserted no row');
-    },
-    close: () => pool.end(),
-    note: `pg.Pool max ${max}, ${JSON.stringify(draft.embeds).length} B of embeds JSON`,
+    kind: 'insert',
+    databaseUrl: ctx.databaseUrl,
+    poolSize: 10,
+    webhook: { id: hook.id, channelId: hook.channelId, name: hook.name },
+    draft,
   };
 }
 

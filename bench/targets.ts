@@ -1,32 +1,34 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DEFAULT_BUCKETS } from '../src/config/rate-limit.config';
+import type { CeilingWork } from './ceiling';
 import {
-  argon2VerifyOp,
+  argon2Work,
   CHATCOMPAT_BODY,
   chatCompatDraft,
-  insertMessageOp,
+  insertWork,
   newOAuthClient,
   newUser,
+  newUsers,
   newWebhook,
   PUSH_PAYLOAD,
   pushDraft,
 } from './fixtures';
 
-/** What a target's setup hook can reach: the servers started for this run. */
+/** What a target's setup hook can reach. */
 export interface BenchContext {
-  /** Base URL of the bare Express baseline, e.g. http://127.0.0.1:40123 */
-  bareUrl: string;
-  /** Base URL of the Parley app (routes are under /v1). */
+  /** Base URL of the Parley server (rate limits off) of this runtime; routes are under /v1. */
   parleyUrl: string;
-  /** The Parley app itself (e.g. `app.get(DataSource)` to seed rows directly). */
-  app: NestExpressApplication;
-  /** Concurrency of this run (autocannon connections; in-process rows use as many promises). */
+  /** The database every Parley server of the run uses (setup may seed or read rows). */
+  databaseUrl: string;
+  /** Concurrency of this run (autocannon connections; ceilings use as many promises). */
   connections: number;
-  /** fetch() against the Parley app that throws on an unexpected status and returns the JSON body. */
+  /** fetch() against the Parley server that throws on an unexpected status and returns the JSON body. */
   call<T = unknown>(
     method: string,
     path: string,
     init?: { headers?: Record<string, string>; body?: unknown; expect?: number },
   ): Promise<T>;
+  /** One statement on the bench database. */
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
 /** The request a target sends, as far as the setup hook may change it. */
@@ -36,6 +38,11 @@ export interface BenchRequest {
   headers?: Record<string, string>;
   /** A JSON-serializable body (sent with content-type application/json) or a raw string. */
   body?: unknown;
+  /**
+   * Rotate one header over these values, one request after another across all connections
+   * (e.g. 1,000 session tokens), so a per-key cache cannot serve everything from one hot entry.
+   */
+  rotate?: { header: string; values: string[] };
 }
 
 interface TargetCommon {
@@ -43,107 +50,154 @@ interface TargetCommon {
   /** BENCH_ONLY matches a substring of the name or of the group. */
   group?: string;
   /**
-   * Name of a ceiling row measured in the same run that this row is compared with (shown as
-   * "vs ceiling"); BENCH_ONLY pulls it in whenever this row is selected.
+   * Name of a row measured in the same run and on the same runtime that this row is compared
+   * with ("vs ref"): a ceiling, or the same route with rate limits off; BENCH_ONLY pulls it in.
    */
   reference?: string;
 }
 
 /**
- * One HTTP row. To add one, append to TARGETS: give a `setup` that creates what the request needs
- * (a user, a session token, a webhook) through the API or the DataSource and returns the request
- * fields it decides (headers, path, body). Every request is sent once before the load to check
+ * One HTTP row. `setup` creates what the request needs (a user, a session token, a webhook)
+ * through the API and returns the request fields it decides; it runs once per bench run (the
+ * database is shared by all runtimes). Every request is sent once before the load to check
  * `expectStatus`; a target whose responses are not all that status — or whose setup throws — is
  * reported as invalid rather than fast.
  */
 export interface HttpTarget extends TargetCommon, BenchRequest {
-  /** Which server answers: the bare Express baseline or Parley. */
-  server: 'bare' | 'parley';
+  /**
+   * Which server answers: the bare Express baseline, Parley with rate limits off, or Parley with
+   * rate limits on (memory storage, every bucket raised so that nothing is refused).
+   */
+  server: 'bare' | 'parley' | 'parley-rl';
   /** Status every response must have (default 200). */
   expectStatus?: number;
-  /** Runs once after the servers start, before the warm-up. */
   setup?: (ctx: BenchContext) => Promise<Partial<BenchRequest>>;
 }
 
-/** An operation the in-process runner repeats; `close` runs after the measurement. */
-export interface InProcessOp {
-  op: () => Promise<void>;
-  close?: () => Promise<void>;
-  /** Shown under the table (e.g. the parameters actually used). */
-  note?: string;
-}
-
 /**
- * A ceiling measured without HTTP, in this process, while the servers are idle: `connections`
- * concurrent promises each repeat `op` for the same warm-up + duration as the HTTP rows. Its rate
- * is what the HTTP rows referring to it could reach if the stack in front cost nothing.
+ * A ceiling measured without HTTP, by bench/ceiling.ts in its own process on the runtime of the
+ * table it is in, while the servers are idle: `concurrency` promises each repeat the work for
+ * the same warm-up + duration as the HTTP rows.
  */
-export interface InProcessTarget extends TargetCommon {
-  server: 'in-process';
+export interface CeilingTarget extends TargetCommon {
+  server: 'ceiling';
   /** Concurrent promises (default: the run's connections). */
   concurrency?: number;
-  setup: (ctx: BenchContext) => Promise<InProcessOp>;
+  setup: (ctx: BenchContext) => Promise<CeilingWork>;
 }
 
-export type BenchTarget = HttpTarget | InProcessTarget;
+export type BenchTarget = HttpTarget | CeilingTarget;
 
 /** The baseline row: every other row is reported as a percentage of it. */
 export const BASELINE = 'bare Express 5 JSON route';
 
-const ARGON2 = 'argon2id verify, raw (m=19456 t=2 p=1)';
+/**
+ * RATE_LIMIT_OVERRIDES for the rate-limits-on server: every bucket (the app refuses unknown
+ * names) at a limit no run reaches, so the limiter does all its work and never answers 429.
+ */
+export const UNREACHABLE_LIMITS = Object.keys(DEFAULT_BUCKETS)
+  .map((bucket) => `${bucket}=1000000000/1s`)
+  .join(',');
+
+const DISCOVERY = 'GET /v1/.well-known/service';
+const ME = 'GET /v1/users/@me (1 session)';
+const CHATCOMPAT = 'POST /v1/webhooks/:id/:token/chatcompat';
+const ARGON2 = 'argon2id verify, raw (app hash)';
 const INSERT_CHAT = 'INSERT message, raw pg.Pool (chatcompat row)';
 const INSERT_PUSH = 'INSERT message, raw pg.Pool (push row)';
+
+/** Sessions the round-robin @me row rotates over. */
+export const SESSIONS = 1000;
+
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 export const TARGETS: BenchTarget[] = [
   { name: BASELINE, server: 'bare', method: 'GET', path: '/ping' },
   {
-    name: 'GET /v1/.well-known/service',
+    name: DISCOVERY,
+    group: 'discovery',
     server: 'parley',
     method: 'GET',
     path: '/v1/.well-known/service',
   },
+  {
+    name: `${DISCOVERY}, rate limits on`,
+    group: 'discovery ratelimit',
+    reference: DISCOVERY,
+    server: 'parley-rl',
+    method: 'GET',
+    path: '/v1/.well-known/service',
+  },
 
-  // Accounts: login is argon2-bound by design; the point is that it reaches the raw verify rate
-  // (the thread pool works in parallel, the event loop does not serialize logins).
-  { name: ARGON2, group: 'accounts', server: 'in-process', setup: argon2VerifyOp },
+  // Authenticated reads: one hot session, then 1,000 sessions of 1,000 users in turn.
   {
-    // What a login rate would be if verifications were serialized (one at a time).
-    name: 'argon2id verify, raw, one at a time',
-    group: 'accounts',
-    server: 'in-process',
-    concurrency: 1,
-    setup: argon2VerifyOp,
-  },
-  {
-    name: 'POST /v1/auth/login',
-    group: 'accounts',
-    reference: ARGON2,
-    server: 'parley',
-    method: 'POST',
-    path: '/v1/auth/login',
-    setup: async (ctx) => {
-      const user = await newUser(ctx);
-      return { body: { email: user.email, password: user.password } };
-    },
-  },
-  {
-    name: 'GET /v1/users/@me (session)',
+    name: ME,
     group: 'accounts',
     server: 'parley',
     method: 'GET',
     path: '/v1/users/@me',
     setup: async (ctx) => ({ headers: { authorization: (await newUser(ctx)).token } }),
   },
+  {
+    name: `GET /v1/users/@me (${SESSIONS.toLocaleString('en-US')} sessions round-robin)`,
+    group: 'accounts',
+    reference: ME,
+    server: 'parley',
+    method: 'GET',
+    path: '/v1/users/@me',
+    setup: async (ctx) => ({
+      rotate: {
+        header: 'authorization',
+        values: (await newUsers(ctx, SESSIONS)).map((u) => u.token),
+      },
+    }),
+  },
+  {
+    name: `${ME}, rate limits on`,
+    group: 'accounts ratelimit',
+    reference: ME,
+    server: 'parley-rl',
+    method: 'GET',
+    path: '/v1/users/@me',
+    setup: async (ctx) => ({ headers: { authorization: (await newUser(ctx)).token } }),
+  },
+
+  // OAuth2: the resource-server hot paths of an integrator.
+  {
+    name: 'POST /v1/oauth2/introspect (Basic)',
+    group: 'oauth2',
+    server: 'parley',
+    method: 'POST',
+    path: '/v1/oauth2/introspect',
+    setup: async (ctx) => {
+      const client = await newOAuthClient(ctx);
+      return {
+        headers: { authorization: basic(client.clientId, client.clientSecret) },
+        body: { token: client.accessToken },
+      };
+    },
+  },
+  {
+    name: 'GET /v1/oauth2/@me (bearer)',
+    group: 'oauth2',
+    server: 'parley',
+    method: 'GET',
+    path: '/v1/oauth2/@me',
+    setup: async (ctx) => ({
+      headers: { authorization: `Bearer ${(await newOAuthClient(ctx)).accessToken}` },
+    }),
+  },
 
   // Webhooks: execute against the database ceiling, a plain INSERT of the same message row.
   {
     name: INSERT_CHAT,
     group: 'webhooks',
-    server: 'in-process',
-    setup: (ctx) => insertMessageOp(ctx, chatCompatDraft()),
+    server: 'ceiling',
+    setup: (ctx) => insertWork(ctx, chatCompatDraft()),
   },
   {
-    name: 'POST /v1/webhooks/:id/:token/chatcompat',
+    name: CHATCOMPAT,
     group: 'webhooks',
     reference: INSERT_CHAT,
     server: 'parley',
@@ -155,10 +209,22 @@ export const TARGETS: BenchTarget[] = [
     },
   },
   {
+    name: `${CHATCOMPAT}, rate limits on`,
+    group: 'webhooks ratelimit',
+    reference: CHATCOMPAT,
+    server: 'parley-rl',
+    method: 'POST',
+    path: '(set by setup)',
+    setup: async (ctx) => {
+      const hook = await newWebhook(ctx);
+      return { path: `/v1/webhooks/${hook.id}/${hook.token}/chatcompat`, body: CHATCOMPAT_BODY };
+    },
+  },
+  {
     name: INSERT_PUSH,
     group: 'webhooks',
-    server: 'in-process',
-    setup: (ctx) => insertMessageOp(ctx, pushDraft()),
+    server: 'ceiling',
+    setup: (ctx) => insertWork(ctx, pushDraft()),
   },
   {
     name: 'POST /v1/webhooks/:id/:token/repohost (push)',
@@ -178,32 +244,28 @@ export const TARGETS: BenchTarget[] = [
     },
   },
 
-  // OAuth2: the resource-server hot paths of an integrator.
+  // Login is argon2-bound by design; the point is that it reaches the raw verify rate (the
+  // thread pool works in parallel, the event loop does not serialize logins). Last, because a
+  // queue of logins keeps the server busy after the load stops.
+  { name: ARGON2, group: 'accounts login', server: 'ceiling', setup: argon2Work },
   {
-    name: 'POST /v1/oauth2/introspect',
-    group: 'oauth2',
-    server: 'parley',
-    method: 'POST',
-    path: '/v1/oauth2/introspect',
-    setup: async (ctx) => {
-      const client = await newOAuthClient(ctx);
-      return {
-        body: {
-          token: client.accessToken,
-          client_id: client.clientId,
-          client_secret: client.clientSecret,
-        },
-      };
-    },
+    // What a login rate would be if verifications were serialized (one at a time).
+    name: 'argon2id verify, raw, one at a time',
+    group: 'accounts login',
+    server: 'ceiling',
+    concurrency: 1,
+    setup: argon2Work,
   },
   {
-    name: 'GET /v1/oauth2/@me (bearer)',
-    group: 'oauth2',
+    name: 'POST /v1/auth/login',
+    group: 'accounts login',
+    reference: ARGON2,
     server: 'parley',
-    method: 'GET',
-    path: '/v1/oauth2/@me',
-    setup: async (ctx) => ({
-      headers: { authorization: `Bearer ${(await newOAuthClient(ctx)).accessToken}` },
-    }),
+    method: 'POST',
+    path: '/v1/auth/login',
+    setup: async (ctx) => {
+      const user = await newUser(ctx);
+      return { body: { email: user.email, password: user.password } };
+    },
   },
 ];
