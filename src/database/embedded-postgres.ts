@@ -3,11 +3,13 @@ import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -52,6 +54,8 @@ export const EMBEDDED_DATABASE = 'parley';
 const SUPERUSER = 'postgres';
 
 interface Binaries {
+  /** The package's `native` folder (bin/, lib/, share/). */
+  native: string;
   initdb: string;
   postgres: string;
   major: number;
@@ -75,17 +79,22 @@ export function embeddedBinaries(): Binaries {
   const version = (
     JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
   ).version;
+  return binariesIn(join(root, 'native'), version);
+}
+
+export function binariesIn(native: string, version: string): Binaries {
   const exe = process.platform === 'win32' ? '.exe' : '';
   return {
-    initdb: join(root, 'native', 'bin', `initdb${exe}`),
-    postgres: join(root, 'native', 'bin', `postgres${exe}`),
+    native,
+    initdb: join(native, 'bin', `initdb${exe}`),
+    postgres: join(native, 'bin', `postgres${exe}`),
     major: Number.parseInt(version, 10),
     version,
   };
 }
 
 /** PostgreSQL refuses to run as root: as root, the server runs as the OS user `postgres`. */
-function serverUser(log: EmbeddedPostgresOptions['log']): { uid: number; gid: number } | null {
+export function serverUser(log: EmbeddedPostgresOptions['log']): Owner | null {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return null;
   const ids = () => ({
     uid: Number(execFileSync('id', ['-u', SUPERUSER], { encoding: 'utf8' }).trim()),
@@ -166,36 +175,86 @@ async function recoverStalePid(
   for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(50);
 }
 
-/** As root, the server runs as `postgres`: every folder above the data directory must let it in. */
-function assertReachable(dataDir: string, owner: { uid: number; gid: number }): void {
-  for (let dir = dirname(resolve(dataDir)); ; dir = dirname(dir)) {
+export type Owner = { uid: number; gid: number };
+
+/** The first folder above `path` that `owner` may not enter (no x bit for it), or null. */
+function blockedFolderAbove(path: string, owner: Owner): string | null {
+  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
     let st;
     try {
       st = statSync(dir);
     } catch {
-      continue; // not created yet: mkdir makes it 0755
+      st = null; // not created yet: mkdir makes it 0755
     }
-    const mode = st.mode;
-    const ok =
-      (mode & 0o001) !== 0 ||
-      (st.uid === owner.uid && (mode & 0o100) !== 0) ||
-      (st.gid === owner.gid && (mode & 0o010) !== 0);
-    if (!ok) {
-      throw new Error(
-        `the embedded PostgreSQL runs as the OS user "postgres" (PostgreSQL refuses to run as ` +
-          `root), which cannot enter ${dir}: allow it (chmod o+x ${dir}), choose another ` +
-          `DATA_DIR, run Parley as a non-root user, or set DATABASE_URL`,
-      );
+    if (st) {
+      const mode = st.mode;
+      const ok =
+        (mode & 0o001) !== 0 ||
+        (st.uid === owner.uid && (mode & 0o100) !== 0) ||
+        (st.gid === owner.gid && (mode & 0o010) !== 0);
+      if (!ok) return dir;
     }
-    if (dir === dirname(dir)) return;
+    if (dir === dirname(dir)) return null;
   }
+}
+
+/** As root, the server runs as `postgres`: every folder above the data directory must let it in. */
+function assertReachable(dataDir: string, owner: Owner): void {
+  const dir = blockedFolderAbove(dataDir, owner);
+  if (dir) {
+    throw new Error(
+      `the embedded PostgreSQL runs as the OS user "postgres" (PostgreSQL refuses to run as ` +
+        `root), which cannot enter ${dir}: allow it (chmod o+x ${dir}), choose another ` +
+        `DATA_DIR, run Parley as a non-root user, or set DATABASE_URL`,
+    );
+  }
+}
+
+/**
+ * As root, the binaries must be executable by `postgres` too. When the app is installed where
+ * that user cannot enter (a checkout under a 0700 folder), they are copied once into
+ * `<tmpdir>/parley-postgres-<version>`, owned by root and not writable by anyone else.
+ */
+export function binariesReachableBy(
+  bin: Binaries,
+  owner: Owner | null,
+  log: EmbeddedPostgresOptions['log'],
+  cacheDir = tmpdir(),
+): Binaries {
+  if (!owner || blockedFolderAbove(bin.postgres, owner) === null) return bin;
+  const target = join(cacheDir, `parley-postgres-${bin.version}`);
+  const copy = binariesIn(target, bin.version);
+  const complete = join(target, '.complete');
+  if (existsSync(complete)) {
+    const st = statSync(target);
+    if (st.uid !== 0 || (st.mode & 0o022) !== 0 || statSync(complete).uid !== 0) {
+      throw new Error(`${target} is not owned by root or is writable by others: remove it`);
+    }
+    return copy;
+  }
+  log?.(
+    'info',
+    `copying the PostgreSQL binaries to ${target} (the user "postgres" cannot reach ${bin.native})`,
+  );
+  const staging = mkdtempSync(`${target}.staging-`);
+  try {
+    cpSync(bin.native, staging, { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    writeFileSync(join(staging, '.complete'), '');
+    renameSync(staging, target);
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    // Another process finished the same copy first.
+    if (!existsSync(complete)) throw e;
+  }
+  return copy;
 }
 
 function runInitdb(
   bin: Binaries,
   opts: EmbeddedPostgresOptions,
   password: string,
-  owner: { uid: number; gid: number } | null,
+  owner: Owner | null,
 ): void {
   if (owner) assertReachable(opts.dataDir, owner);
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -281,7 +340,7 @@ function spawnServer(
   bin: Binaries,
   opts: EmbeddedPostgresOptions,
   port: number,
-  owner: { uid: number; gid: number } | null,
+  owner: Owner | null,
 ): { child: ChildProcess; output: () => string } {
   const child = spawn(
     bin.postgres,
@@ -311,8 +370,8 @@ function spawnServer(
 export async function startEmbeddedPostgres(
   opts: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresHandle> {
-  const bin = embeddedBinaries();
   const owner = serverUser(opts.log);
+  const bin = binariesReachableBy(embeddedBinaries(), owner, opts.log);
   const versionFile = join(opts.dataDir, 'PG_VERSION');
   const password = readOrCreatePassword(opts.passwordFile);
   let fresh = false;

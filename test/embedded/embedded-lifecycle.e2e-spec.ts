@@ -1,9 +1,21 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import {
+  binariesIn,
+  binariesReachableBy,
   embeddedBinaries,
+  serverUser,
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
 } from '../../src/database/embedded-postgres';
@@ -43,6 +55,46 @@ describe('embedded PostgreSQL life cycle', () => {
   afterAll(async () => {
     await Promise.all(handles.map((h) => h.stop()));
     rmSync(root, { recursive: true, force: true });
+  });
+
+  it('as root, copies the binaries where the user "postgres" can run them when their folder is closed to it', () => {
+    const installed = embeddedBinaries();
+    const owner = serverUser(undefined);
+    if (!owner) {
+      // Not root: the server runs as this user, who can run the installed binaries.
+      expect(binariesReachableBy(installed, owner, undefined)).toBe(installed);
+      return;
+    }
+    // An installation inside a folder only root may enter (a checkout under a mktemp -d folder).
+    const closed = mkdtempSync(join(tmpdir(), 'parley-closed-'));
+    const cache = mkdtempSync(join(tmpdir(), 'parley-bincache-'));
+    chmodSync(cache, 0o755);
+    try {
+      cpSync(installed.native, join(closed, 'native'), { recursive: true, verbatimSymlinks: true });
+      expect(statSync(closed).mode & 0o777).toBe(0o700);
+      const unreachable = binariesIn(join(closed, 'native'), installed.version);
+      const logs: string[] = [];
+      const copied = binariesReachableBy(unreachable, owner, (_l, m) => logs.push(m), cache);
+      expect(copied.postgres).toBe(
+        join(cache, `parley-postgres-${installed.version}`, 'bin', 'postgres'),
+      );
+      expect(logs).toEqual([expect.stringContaining('copying the PostgreSQL binaries')]);
+      expect(statSync(copied.native).uid).toBe(0);
+      expect(statSync(copied.native).mode & 0o022).toBe(0);
+      // The user "postgres" runs the copy (with its libraries) ...
+      const version = execFileSync(copied.postgres, ['--version'], { ...owner, encoding: 'utf8' });
+      expect(version).toMatch(new RegExp(`PostgreSQL\\) ${installed.major}\\.`));
+      // ... and the next start reuses it without copying again.
+      expect(binariesReachableBy(unreachable, owner, (_l, m) => logs.push(m), cache).postgres).toBe(
+        copied.postgres,
+      );
+      expect(logs).toHaveLength(1);
+      // The binaries where they are installed are used as they are when "postgres" can reach them.
+      expect(binariesReachableBy(installed, owner, undefined)).toBe(installed);
+    } finally {
+      rmSync(closed, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 
   it('keeps data across restarts, with a password generated once and kept private', async () => {
