@@ -89,8 +89,9 @@ describe('embedded PostgreSQL life cycle', () => {
         copied.postgres,
       );
       expect(logs).toHaveLength(1);
-      // The binaries where they are installed are used as they are when "postgres" can reach them.
-      expect(binariesReachableBy(installed, owner, undefined)).toBe(installed);
+      // Once "postgres" may enter the installation, its binaries are used where they are.
+      chmodSync(closed, 0o755);
+      expect(binariesReachableBy(unreachable, owner, undefined, cache)).toBe(unreachable);
     } finally {
       rmSync(closed, { recursive: true, force: true });
       rmSync(cache, { recursive: true, force: true });
