@@ -6,7 +6,8 @@
  * unset (the production default: one log line per request, written to a log file), a temp
  * DATA_DIR, a free PORT, the bench database, a fixed SECRET_KEY and RATE_LIMITS=off — plus a
  * second Parley with RATE_LIMITS=on (memory storage, every bucket raised out of reach) for the
- * "rate limits on" rows, and the bare Express route (dist/bench/bare-express.js). This process is
+ * "rate limits on" rows, the bare Express route (dist/bench/bare-express.js) and an empty NestJS
+ * app on the same Express (dist/bench/bare-nest.js: what Nest itself costs). This process is
  * only the load generator (autocannon, on its main thread) and the orchestrator.
  *
  *   BENCH_DURATION      seconds per measured run (default 10; each is preceded by a 2 s warm-up)
@@ -303,6 +304,7 @@ class SqlProbe {
 
 interface RuntimeServers {
   bare?: ServerProcess;
+  bareNest?: ServerProcess;
   parley?: ServerProcess;
   parleyRl?: ServerProcess;
   /** Why a server is missing. */
@@ -310,7 +312,9 @@ interface RuntimeServers {
 }
 
 function serverFor(servers: RuntimeServers, kind: HttpTarget['server']): ServerProcess | undefined {
-  return kind === 'bare' ? servers.bare : kind === 'parley' ? servers.parley : servers.parleyRl;
+  if (kind === 'bare') return servers.bare;
+  if (kind === 'bare-nest') return servers.bareNest;
+  return kind === 'parley' ? servers.parley : servers.parleyRl;
 }
 
 // ---------------------------------------------------------------- HTTP rows
@@ -380,7 +384,7 @@ async function measureHttp(
   if (status !== expect) return invalid(target, `probe answered ${status}, expected ${expect}`);
   let sqlPerRequest: number | undefined;
   let sqlNote: string | undefined;
-  if (probe && target.server !== 'bare') {
+  if (probe && target.server !== 'bare' && target.server !== 'bare-nest') {
     try {
       sqlPerRequest = await probe.count(target.name, send, expect, rotate?.values.length);
     } catch (e) {
@@ -482,7 +486,8 @@ async function measureCeiling(
   cwd: string,
   servers: RuntimeServers,
 ): Promise<Row> {
-  for (const s of [servers.parley, servers.parleyRl, servers.bare]) await s?.quiet();
+  for (const s of [servers.parley, servers.parleyRl, servers.bare, servers.bareNest])
+    await s?.quiet();
   const r = await runCeiling(runtime, cwd, {
     ...work,
     concurrency: target.concurrency ?? CONNECTIONS,
@@ -814,6 +819,19 @@ async function main(): Promise<number> {
               readyPath: '/ping',
             }),
           );
+          if (selection.targets.some((t) => t.server === 'bare-nest')) {
+            servers.bareNest = await start('bare-nest', `bare-nest-${i}`, () =>
+              ServerProcess.start({
+                name: `bare-nest-${i}`,
+                runtime,
+                cwd,
+                script: 'dist/bench/bare-nest.js',
+                env: { NODE_ENV: 'production' },
+                logFile: logFile(`bare-nest-${i}`),
+                readyPath: '/ping',
+              }),
+            );
+          }
           servers.parley = await start('parley', `parley-${i}`, parleyOn(`parley-${i}`, {}));
           if (selection.targets.some((t) => t.server === 'parley-rl')) {
             servers.parleyRl = await start(
@@ -850,7 +868,8 @@ async function main(): Promise<number> {
             };
           }
         } finally {
-          for (const s of [servers.bare, servers.parley, servers.parleyRl]) await stopTracked(s);
+          for (const s of [servers.bare, servers.bareNest, servers.parley, servers.parleyRl])
+            await stopTracked(s);
         }
       }
       if (selection.embedded)
@@ -878,7 +897,10 @@ async function main(): Promise<number> {
         ? '; the "rate limits on" rows on a second process with RATE_LIMITS=on, ' +
           `${process.env.BENCH_REDIS_URL ? 'Redis' : 'memory'} storage and every bucket at 10⁹/s`
         : '') +
-      '; the bare Express 5 baseline (`dist/bench/bare-express.js`) on the same runtime.' +
+      '; the bare Express 5 baseline (`dist/bench/bare-express.js`) on the same runtime' +
+      (reports.some((r) => r.rows.some((row) => row.server === 'bare-nest'))
+        ? ', and an empty NestJS app on that Express (`dist/bench/bare-nest.js`, the framework floor).'
+        : '.') +
       (process.env.BENCH_SERVER_ENV ? ` Extra server env: ${process.env.BENCH_SERVER_ENV}.` : ''),
   ];
   const dbLine = reports.some((r) => r.rows.length || r.memory) ? dbDescription : undefined;

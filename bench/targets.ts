@@ -68,7 +68,7 @@ export interface HttpTarget extends TargetCommon, BenchRequest {
    * Which server answers: the bare Express baseline, Parley with rate limits off, or Parley with
    * rate limits on (memory storage, every bucket raised so that nothing is refused).
    */
-  server: 'bare' | 'parley' | 'parley-rl';
+  server: 'bare' | 'bare-nest' | 'parley' | 'parley-rl';
   /** Status every response must have (default 200). */
   expectStatus?: number;
   setup?: (ctx: BenchContext) => Promise<Partial<BenchRequest>>;
@@ -90,6 +90,8 @@ export type BenchTarget = HttpTarget | CeilingTarget;
 
 /** The baseline row: every other row is reported as a percentage of it. */
 export const BASELINE = 'bare Express 5 JSON route';
+/** An empty NestJS app on the same Express: the framework's own floor, below any Parley route. */
+export const BARE_NEST = 'bare NestJS 11 JSON route (Express adapter, empty app)';
 
 /**
  * RATE_LIMIT_OVERRIDES for the rate-limits-on server: every bucket (the app refuses unknown
@@ -114,9 +116,11 @@ const basic = (id: string, secret: string) =>
 
 export const TARGETS: BenchTarget[] = [
   { name: BASELINE, server: 'bare', method: 'GET', path: '/ping' },
+  { name: BARE_NEST, group: 'discovery', server: 'bare-nest', method: 'GET', path: '/ping' },
   {
     name: DISCOVERY,
     group: 'discovery',
+    reference: BARE_NEST,
     server: 'parley',
     method: 'GET',
     path: '/v1/.well-known/service',
@@ -133,6 +137,7 @@ export const TARGETS: BenchTarget[] = [
   // Authenticated reads: one hot session, then 1,000 sessions of 1,000 users in turn.
   {
     name: ME,
+    reference: BARE_NEST,
     group: 'accounts',
     server: 'parley',
     method: 'GET',

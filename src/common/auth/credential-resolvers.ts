@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Response } from 'express';
 import { Authenticator } from 'passport';
 import { Strategy as CustomStrategy } from 'passport-custom';
@@ -124,7 +124,7 @@ export class CredentialResolvers implements OnModuleInit {
 }
 
 const cacheKey = (scheme: CredentialScheme, credential: string) =>
-  `${scheme}:${createHash('sha256').update(credential).digest('base64')}`;
+  `${scheme}:${hash('sha256', credential, 'base64')}`;
 
 /** What a credential change announces (see the CredentialInvalidation migration's triggers). */
 function tagsOf(caller: Caller): string[] {

@@ -1,8 +1,8 @@
 import {
   createCipheriv,
   createDecipheriv,
-  createHash,
   createHmac,
+  hash,
   randomBytes,
   randomInt,
   timingSafeEqual,
@@ -23,9 +23,9 @@ export function randomString(length: number, alphabet = ALNUM): string {
   return out;
 }
 
-/** SHA-256 of a UTF-8 string, as a Buffer (stored in `bytea` columns). */
+/** SHA-256 of a UTF-8 string, as a Buffer (stored in `bytea` columns). One-shot: no Hash object. */
 export function sha256(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  return hash('sha256', value, 'buffer');
 }
 
 /** SHA-256 as base64url: the wire form of hashes (e.g. a session's `id_hash`). */
@@ -36,8 +36,8 @@ export function sha256Base64Url(value: string): string {
 /** Constant-time equality of two strings or buffers (lengths may differ). */
 export function constantTimeEqual(a: string | Buffer, b: string | Buffer): boolean {
   // Hash first so that inputs of different lengths still take the same path.
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
+  const ha = hash('sha256', a, 'buffer');
+  const hb = hash('sha256', b, 'buffer');
   return timingSafeEqual(ha, hb) && Buffer.byteLength(a) === Buffer.byteLength(b);
 }
 
