@@ -6,23 +6,12 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { cpuSeconds, descendants, isAlive } from './proc';
 import type { Runtime } from './runtimes';
+import { freePort } from '../src/common/http/free-port';
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-  });
-}
 
 /**
  * The environment a server gets: nothing inherited from the bench's shell but PATH, HOME, the

@@ -10,12 +10,12 @@ import { createGuild, createWebhook, type TestWebhook } from './helpers/guild-fa
 import { collect, describeFailure, send, type Reply } from './helpers/http-client';
 import {
   ensureProductionBuild,
-  freePort,
   LEVEL,
   ServerProcess,
   type LogLine,
 } from './helpers/server-process';
 import { TcpProxy } from './helpers/tcp-proxy';
+import { freePort } from '../src/common/http/free-port';
 
 /**
  * Shutdown and start-up of the production process (DESIGN.md §2 "Shutdown"). These tests run

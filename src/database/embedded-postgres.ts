@@ -14,10 +14,10 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../common/http/free-port';
 
 /**
  * The embedded database: a real PostgreSQL server from the platform binaries that the
@@ -119,17 +119,6 @@ function readOrCreatePassword(file: string): string {
   const value = randomBytes(24).toString('hex');
   writeFileSync(file, value + '\n', { mode: 0o600 });
   return value;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => done(port));
-    });
-  });
 }
 
 function isAlive(pid: number): boolean {

@@ -1,6 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
@@ -8,23 +7,11 @@ import { sha256 } from '../../src/common/crypto/tokens';
 import { createTestApp } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { createApplication, type TestApplication } from '../helpers/oauth2-factories';
+import { freePort } from '../../src/common/http/free-port';
 
 const run = promisify(execFile);
 const SCRIPT = join(__dirname, 'openid-client-flow.mjs');
 const REDIRECT = 'http://127.0.0.1/callback';
-
-// openid-client checks that the metadata's issuer equals the URL it discovered, so the app must
-// know its own URL at boot: reserve a free port first, then listen on it.
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface FlowResult {
   error?: string;
@@ -45,6 +32,8 @@ describe('OAuth2 with the real openid-client v6', () => {
   let client: TestApplication;
 
   beforeAll(async () => {
+    // openid-client checks that the metadata's issuer equals the URL it discovered, so the app must
+    // know its own URL at boot: reserve a free port first, then listen on it.
     const port = await freePort();
     issuer = `http://127.0.0.1:${port}`;
     app = await createTestApp({ env: { PUBLIC_URL: issuer } });
