@@ -1,10 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { mkdtempSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp } from '../src/app.setup';
-import { RELAXED_LIMITS, TEST_SECRET_KEY } from './helpers/app';
+import { createTestApp } from './helpers/app';
 import { registerUser } from './helpers/factories';
 import { describeFailure, send } from './helpers/http-client';
 import { LEVEL, type LogLine } from './helpers/server-process';
@@ -37,24 +33,8 @@ describe('PostgreSQL outage under load', () => {
   beforeAll(async () => {
     const url = new URL(process.env.PARLEY_TEST_DATABASE_URL!);
     proxy = await TcpProxy.start({ host: url.hostname, port: Number(url.port || 5432) });
-    // createTestApp's settings, plus a log destination to count lines (LOG_LEVEL info).
-    app = await createApp({
-      env: {
-        NODE_ENV: 'test',
-        DATABASE_URL: proxy.rewrite(url.toString()),
-        DATABASE_POOL_SIZE: '4',
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-test-')),
-        SECRET_KEY: TEST_SECRET_KEY,
-        LOG_LEVEL: 'info',
-        PUBLIC_URL: 'http://parley.test',
-        WEB_APP_URL: 'http://app.parley.test',
-        REDIS_URL: undefined,
-        SMTP_URL: undefined,
-        RATE_LIMITS: 'on',
-        RATE_LIMIT_OVERRIDES: RELAXED_LIMITS,
-        TRUST_PROXY: undefined,
-      },
-      database: { runMigrations: false },
+    app = await createTestApp({
+      env: { DATABASE_URL: proxy.rewrite(url.toString()), LOG_LEVEL: 'info' },
       logDestination: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) },
     });
     await app.listen(0, '127.0.0.1');

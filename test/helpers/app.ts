@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createApp } from '../../src/app.setup';
+import { createApp, type CreateAppOptions } from '../../src/app.setup';
 
 export const TEST_SECRET_KEY = 'a'.repeat(64);
 
@@ -33,6 +33,8 @@ export const RELAXED_LIMITS = [
 export interface TestAppOptions {
   env?: Record<string, string | undefined>;
   imports?: Array<Type | DynamicModule>;
+  /** Where log lines go (set LOG_LEVEL in `env` too): tests that count log lines. */
+  logDestination?: CreateAppOptions['logDestination'];
 }
 
 /** The real app (same createApp/configureApp as production) on the test database. */
@@ -58,6 +60,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
     },
     database: { runMigrations: false },
     imports: options.imports,
+    logDestination: options.logDestination,
   });
   await app.init();
   return app;
