@@ -13,6 +13,12 @@ export interface NotificationListener {
   onListening(listening: boolean): void;
 }
 
+/** What `invalidateOnChange` drives: an in-process cache whose entries carry change tags. */
+export interface ChangeTaggedCache {
+  invalidate(tag: string): void;
+  setEnabled(enabled: boolean): void;
+}
+
 const MAX_BACKOFF_MS = 5_000;
 
 /**
@@ -42,6 +48,20 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnApplicat
   listen(channel: string, listener: NotificationListener): void {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
     this.listeners.set(channel, [...(this.listeners.get(channel) ?? []), listener]);
+  }
+
+  /**
+   * Keeps an in-process cache consistent with CHANGES_CHANNEL: every announced change (only the
+   * tags starting with `prefix`, when given) drops the entries tagged with it, and the cache does
+   * not serve while notifications are not being received.
+   */
+  invalidateOnChange(cache: ChangeTaggedCache, prefix = ''): void {
+    this.listen(CHANGES_CHANNEL, {
+      onNotification: (tag) => {
+        if (tag.startsWith(prefix)) cache.invalidate(tag);
+      },
+      onListening: (on) => cache.setEnabled(on),
+    });
   }
 
   /**

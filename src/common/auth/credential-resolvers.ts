@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Authenticator } from 'passport';
 import { Strategy as CustomStrategy } from 'passport-custom';
 import { TaggedCache } from '../cache/tagged-cache';
-import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
+import { DatabaseNotifications } from '../../database/notifications';
 import { parseAuthorization, isAdminPath, type CredentialScheme } from './authorization-header';
 import type { Caller, ParleyRequest } from './caller';
 
@@ -47,10 +47,7 @@ export class CredentialResolvers implements OnModuleInit {
   constructor(private readonly notifications: DatabaseNotifications) {}
 
   onModuleInit(): void {
-    this.notifications.listen(CHANGES_CHANNEL, {
-      onNotification: (tag) => this.cache.invalidate(tag),
-      onListening: (on) => this.cache.setEnabled(on),
-    });
+    this.notifications.invalidateOnChange(this.cache);
   }
 
   /** Makes `resolver` the Passport strategy named after its scheme. */

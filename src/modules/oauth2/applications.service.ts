@@ -57,12 +57,7 @@ export class ApplicationsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.notifications.listen(CHANGES_CHANNEL, {
-      onNotification: (tag) => {
-        if (tag.startsWith('a:')) this.cached.invalidate(tag);
-      },
-      onListening: (on) => this.cached.setEnabled(on),
-    });
+    this.notifications.invalidateOnChange(this.cached, 'a:');
   }
 
   /** The application, read-only, from memory when possible (never mutate the result). */

@@ -88,16 +88,8 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
 
   onModuleInit(): void {
     this.resolvers.register('bearer', this);
-    this.notifications.listen(CHANGES_CHANNEL, {
-      onNotification: (tag) => {
-        if (tag.startsWith('a:')) this.clients.invalidate(tag);
-        this.introspections.invalidate(tag);
-      },
-      onListening: (on) => {
-        this.clients.setEnabled(on);
-        this.introspections.setEnabled(on);
-      },
-    });
+    this.notifications.invalidateOnChange(this.clients, 'a:');
+    this.notifications.invalidateOnChange(this.introspections);
   }
 
   /** Hot path: one indexed query by token hash. */

@@ -35,12 +35,7 @@ export class UsersService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.notifications.listen(CHANGES_CHANNEL, {
-      onNotification: (tag) => {
-        if (tag.startsWith('u:')) this.profiles.invalidate(tag);
-      },
-      onListening: (on) => this.profiles.setEnabled(on),
-    });
+    this.notifications.invalidateOnChange(this.profiles, 'u:');
   }
 
   /** The user, read-only, from memory when possible (never mutate the result). */
