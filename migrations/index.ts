@@ -4,6 +4,9 @@ import { GuildsChannelsMessagesWebhooks1795327793686 } from './1795327793686-Gui
 import { OAuth2Provider1795327903738 } from './1795327903738-OAuth2Provider';
 import { AuthFlows1795328093746 } from './1795328093746-AuthFlows';
 import { CredentialInvalidation1795400000000 } from './1795400000000-CredentialInvalidation';
+import { AdminKeysAuditLog1795468870875 } from './1795468870875-AdminKeysAuditLog';
+import { Bans1795468870876 } from './1795468870876-Bans';
+import { Archives1795468870877 } from './1795468870877-Archives';
 
 /**
  * Every migration, in order. `npm run migration:generate -- <Name>` writes a new file here and
@@ -16,4 +19,7 @@ export const MIGRATIONS: MixedList<Function> = [
   OAuth2Provider1795327903738,
   AuthFlows1795328093746,
   CredentialInvalidation1795400000000,
+  AdminKeysAuditLog1795468870875,
+  Bans1795468870876,
+  Archives1795468870877,
 ];

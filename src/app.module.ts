@@ -16,16 +16,20 @@ import { UsersModule } from './modules/users/users.module';
 import { GuildsModule } from './modules/guilds/guilds.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { OAuth2Module } from './modules/oauth2/oauth2.module';
+import { AuditModule } from './modules/audit/audit.module';
+import { AdminModule } from './modules/admin/admin.module';
 
 /** The domain modules, in dependency order. */
 const DOMAIN_MODULES = [
   InstanceModule,
   HealthModule,
+  AuditModule,
   UsersModule,
   AuthModule,
   GuildsModule,
   WebhooksModule,
   OAuth2Module,
+  AdminModule,
 ];
 
 @Module({})

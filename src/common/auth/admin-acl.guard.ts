@@ -10,7 +10,10 @@ export function hasAcl(acls: readonly string[], required: string): boolean {
   return acls.includes('*') || acls.includes(required);
 }
 
-/** Admin routes: an admin API key must be present and hold the route's ACL. */
+/**
+ * Admin routes: an admin API key must be present (401 otherwise, whatever other credential was
+ * sent) and hold the route's ACL (403 `MISSING_ACL`).
+ */
 @Injectable()
 export class AdminAclGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
@@ -21,8 +24,8 @@ export class AdminAclGuard implements CanActivate {
       context.getClass(),
     ]);
     const caller = context.switchToHttp().getRequest<ParleyRequest>().caller;
-    if (!caller) throw new ApiError(ErrorCode.Unauthorized);
-    if (caller.kind !== 'admin') throw new ApiError(ErrorCode.AccessDenied);
+    // A user, bot or OAuth2 credential is no admin credential at all: 401, like none.
+    if (caller?.kind !== 'admin') throw new ApiError(ErrorCode.Unauthorized);
     if (opts.acl && !hasAcl(caller.acls, opts.acl)) {
       throw new ApiError(ErrorCode.MissingAcl, undefined, { required_acl: opts.acl });
     }

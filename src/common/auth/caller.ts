@@ -29,7 +29,10 @@ export interface AdminCaller {
   kind: 'admin';
   userId: string;
   keyId: string;
+  /** The key's ACLs narrowed to what its owner holds (`*` = all). */
   acls: string[];
+  /** Null = the key never expires. */
+  expiresAt: Date | null;
 }
 
 export type Caller = SessionCaller | BearerCaller | BotCaller | AdminCaller;

@@ -100,7 +100,10 @@ export class CredentialResolvers implements OnModuleInit {
       authenticate(req, res, (err) => reject(err ?? new Error('passport: unexpected next()')));
     });
     if (caller) {
-      const expiresAt = caller.kind === 'bearer' ? caller.expiresAt.getTime() : Infinity;
+      const expiresAt =
+        (caller.kind === 'bearer' || caller.kind === 'admin') && caller.expiresAt
+          ? caller.expiresAt.getTime()
+          : Infinity;
       this.cache.set(key, caller, tagsOf(caller), generation, Date.now(), expiresAt);
     }
     return caller;

@@ -65,6 +65,14 @@ export enum FieldErrorCode {
   // Guilds and webhooks.
   UnknownRole = 'UNKNOWN_ROLE',
   InvalidWebhookChannel = 'INVALID_WEBHOOK_CHANNEL',
+
+  // Admin: keys, bans, bulk.
+  InvalidAcl = 'INVALID_ACL',
+  InvalidIp = 'INVALID_IP',
+  InvalidPhone = 'INVALID_PHONE',
+  BanValueRequired = 'BAN_VALUE_REQUIRED',
+  EmailBanned = 'EMAIL_BANNED',
+  PhoneBanned = 'PHONE_BANNED',
 }
 
 /**
@@ -136,4 +144,15 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   [FieldErrorCode.InvalidWebhookChannel]: {
     message: 'The channel must belong to the same guild as the webhook.',
   },
+
+  [FieldErrorCode.InvalidAcl]: { message: 'Unknown ACL.' },
+  [FieldErrorCode.InvalidIp]: {
+    message: 'Must be an IPv4 or IPv6 address or a CIDR range (e.g. 203.0.113.0/24).',
+  },
+  [FieldErrorCode.InvalidPhone]: {
+    message: 'Must be a phone number in E.164 form (+ and 8 to 15 digits).',
+  },
+  [FieldErrorCode.BanValueRequired]: { message: 'Give one value or a list of values.' },
+  [FieldErrorCode.EmailBanned]: { message: 'This e-mail address cannot be used.' },
+  [FieldErrorCode.PhoneBanned]: { message: 'This phone number cannot be used.' },
 };

@@ -1,0 +1,38 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { Auth } from '../../common/auth/auth.decorator';
+import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
+import type { BucketName } from '../../config/rate-limit.config';
+import { ApiAuditReason } from '../audit/audit-reason.decorator';
+import type { AdminAclName } from './acls';
+
+export interface AdminRouteOptions {
+  operationId: string;
+  summary: string;
+  /** The ACL the key must hold; stated in the operation's description. */
+  acl: AdminAclName;
+  /** Rate-limit bucket (per key): `admin` unless the route has a tighter one. */
+  bucket?: Extract<BucketName, 'admin' | 'admin:bans' | 'admin:bulk'>;
+  /** The route changes state and records `X-Audit-Log-Reason`. */
+  audited?: boolean;
+  /** More to say after the ACL line. */
+  description?: string;
+}
+
+/**
+ * One decorator per admin route: the `adminApiKey` security and ACL check (`@Auth`), the per-key
+ * rate-limit bucket, and Swagger text that names the ACL, so Swagger UI shows what a key needs.
+ */
+export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
+  const aclLine = `**Requires ACL \`${options.acl}\`** (or \`*\`). Authorize with \`Admin adm_<key_id>_<secret>\`.`;
+  return applyDecorators(
+    ApiOperation({
+      operationId: options.operationId,
+      summary: options.summary,
+      description: options.description ? `${aclLine}\n\n${options.description}` : aclLine,
+    }),
+    Auth({ kind: 'admin', acl: options.acl }),
+    RateLimit(options.bucket ?? 'admin'),
+    ...(options.audited ? [ApiAuditReason()] : []),
+  );
+}

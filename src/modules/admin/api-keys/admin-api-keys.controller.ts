@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentCaller } from '../../../common/auth/auth.decorator';
+import type { AdminCaller } from '../../../common/auth/caller';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
+import { ParseSnowflakePipe } from '../../../common/snowflake/parse-snowflake.pipe';
+import { AuditReason } from '../../audit/audit-reason.decorator';
+import { AdminAcl } from '../acls';
+import { AdminRoute } from '../admin-route.decorator';
+import { CreateAdminApiKeyRequest } from './admin-api-key.dto';
+import {
+  CreateAdminApiKeyResponse,
+  DeleteApiKeyResponse,
+  ListAdminApiKeyResponse,
+} from './admin-api-key.response';
+import { AdminApiKeysService } from './admin-api-keys.service';
+
+@ApiTags('Admin')
+@ApiStandardErrors()
+@Controller('admin/api-keys')
+export class AdminApiKeysController {
+  constructor(private readonly keys: AdminApiKeysService) {}
+
+  @Post()
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'create_admin_api_key',
+    summary: 'Create an admin API key (shown once)',
+    acl: AdminAcl.ApiKeyManage,
+    audited: true,
+    description:
+      'The new key may only hold ACLs the calling key holds (403 `MISSING_ACL` otherwise). ' +
+      'The `key` field is returned this once; only its SHA-256 is stored.',
+  })
+  @ApiOkResponse({ type: CreateAdminApiKeyResponse })
+  create(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: CreateAdminApiKeyRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<CreateAdminApiKeyResponse> {
+    return this.keys.create(caller, dto, reason);
+  }
+
+  @Get()
+  @AdminRoute({
+    operationId: 'list_admin_api_keys',
+    summary: "List the calling key owner's API keys",
+    acl: AdminAcl.ApiKeyManage,
+  })
+  @ApiOkResponse({ type: [ListAdminApiKeyResponse] })
+  list(@CurrentCaller() caller: AdminCaller): Promise<ListAdminApiKeyResponse[]> {
+    return this.keys.list(caller);
+  }
+
+  @Delete(':keyId')
+  @AdminRoute({
+    operationId: 'delete_admin_api_key',
+    summary: 'Revoke an admin API key (immediate, irreversible)',
+    acl: AdminAcl.ApiKeyManage,
+    audited: true,
+  })
+  @ApiOkResponse({ type: DeleteApiKeyResponse })
+  delete(
+    @CurrentCaller() caller: AdminCaller,
+    @Param('keyId', new ParseSnowflakePipe(ErrorCode.AdminApiKeyNotFound)) keyId: string,
+    @AuditReason() reason: string | null,
+  ): Promise<DeleteApiKeyResponse> {
+    return this.keys.delete(caller, keyId, reason);
+  }
+}

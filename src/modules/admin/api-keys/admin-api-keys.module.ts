@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../../audit/audit.module';
+import { AdminApiKeyEntity } from './admin-api-key.entity';
+import { AdminApiKeysController } from './admin-api-keys.controller';
+import { AdminApiKeysService } from './admin-api-keys.service';
+
+/** Admin API keys and the `Admin <key>` credential resolver. */
+@Module({
+  imports: [TypeOrmModule.forFeature([AdminApiKeyEntity]), AuditModule],
+  controllers: [AdminApiKeysController],
+  providers: [AdminApiKeysService],
+  exports: [AdminApiKeysService],
+})
+export class AdminApiKeysModule {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Guild asset purge. */
+@Module({})
+export class AssetsModule {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Reading and searching the audit log. */
+@Module({})
+export class AdminAuditLogsModule {}

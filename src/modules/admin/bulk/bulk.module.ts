@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Bulk operations. */
+@Module({})
+export class BulkModule {}

@@ -1,0 +1,197 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { createTestApp, http } from '../helpers/app';
+import { createAdminKey, expireAdminKey } from '../helpers/admin';
+import { registerUser } from '../helpers/factories';
+
+describe('Admin API keys', () => {
+  let app: NestExpressApplication;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('creates a key shown once, stored only as a hash, usable at once', async () => {
+    const root = await createAdminKey(app, ['*']);
+    const res = await http(app)
+      .post('/v1/admin/api-keys')
+      .set('Authorization', root.header)
+      .set('X-Audit-Log-Reason', encodeURIComponent('hand-out for the audit team'))
+      .send({ name: 'auditors', expires_in_days: 30, acls: ['audit_log:view'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      key_id: expect.stringMatching(/^\d+$/),
+      key: expect.stringMatching(new RegExp(`^adm_${res.body.key_id}_[A-Za-z0-9_-]{43}$`)),
+      name: 'auditors',
+      created_at: expect.any(String),
+      expires_at: expect.any(String),
+      acls: ['audit_log:view'],
+    });
+    const days = (Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)) / 86_400_000;
+    expect(days).toBeCloseTo(30, 3);
+
+    const stored = await app
+      .get(DataSource)
+      .query('SELECT token_hash, acls FROM admin_api_keys WHERE id = $1', [res.body.key_id]);
+    expect(stored[0].token_hash).toHaveLength(32);
+    expect(JSON.stringify(stored)).not.toContain(res.body.key.split('_')[2]);
+
+    // The new key may list keys? No: it lacks admin_api_key:manage.
+    const denied = await http(app)
+      .get('/v1/admin/api-keys')
+      .set('Authorization', `Admin ${res.body.key}`);
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({
+      code: 'MISSING_ACL',
+      required_acl: 'admin_api_key:manage',
+    });
+
+    const list = await http(app).get('/v1/admin/api-keys').set('Authorization', root.header);
+    expect(list.status).toBe(200);
+    const listed = list.body.find((k: { key_id: string }) => k.key_id === res.body.key_id);
+    expect(listed).toEqual({
+      key_id: res.body.key_id,
+      name: 'auditors',
+      acls: ['audit_log:view'],
+      created_at: res.body.created_at,
+      last_used_at: expect.any(String),
+      expires_at: res.body.expires_at,
+    });
+    expect(JSON.stringify(list.body)).not.toContain(res.body.key);
+
+    const audit = await app.get(DataSource).query(
+      `SELECT actor_type, actor_id::text, actor_user_id::text, reason FROM audit_log_entries
+          WHERE action = 'admin_api_key.create' AND target_id = $1`,
+      [res.body.key_id],
+    );
+    expect(audit).toEqual([
+      {
+        actor_type: 'admin_key',
+        actor_id: root.keyId,
+        actor_user_id: root.owner.userId,
+        reason: 'hand-out for the audit team',
+      },
+    ]);
+  });
+
+  it('a key cannot grant an ACL it lacks, nor an unknown one', async () => {
+    const limited = await createAdminKey(app, ['admin_api_key:manage', 'audit_log:view']);
+    const escalate = await http(app)
+      .post('/v1/admin/api-keys')
+      .set('Authorization', limited.header)
+      .send({ name: 'x', acls: ['audit_log:view', 'asset:purge'] });
+    expect(escalate.status).toBe(403);
+    expect(escalate.body).toMatchObject({ code: 'MISSING_ACL', missing_acls: ['asset:purge'] });
+
+    const star = await http(app)
+      .post('/v1/admin/api-keys')
+      .set('Authorization', limited.header)
+      .send({ name: 'x', acls: ['*'] });
+    expect(star.status).toBe(403);
+
+    const unknown = await http(app)
+      .post('/v1/admin/api-keys')
+      .set('Authorization', limited.header)
+      .send({ name: 'x', acls: ['audit_log:view', 'root'] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([
+      { path: 'acls.1', code: 'INVALID_ACL', message: expect.any(String) },
+    ]);
+
+    const ok = await http(app)
+      .post('/v1/admin/api-keys')
+      .set('Authorization', limited.header)
+      .send({ name: 'x', acls: ['audit_log:view'] });
+    expect(ok.status).toBe(200);
+  });
+
+  it('validates the body', async () => {
+    const root = await createAdminKey(app);
+    const res = await http(app)
+      .post('/v1/admin/api-keys')
+      .set('Authorization', root.header)
+      .send({ name: '', expires_in_days: 366, acls: 'audit_log:view' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INVALID_FORM_BODY');
+    expect([...new Set(res.body.errors.map((e: { path: string }) => e.path))].sort()).toEqual([
+      'acls',
+      'expires_in_days',
+      'name',
+    ]);
+  });
+
+  it('delete revokes at once (cached or not), only the owner’s keys, and answers {success:true}', async () => {
+    const root = await createAdminKey(app);
+    const child = await createAdminKey(app, ['admin_api_key:manage'], { owner: root.owner });
+    expect(
+      (await http(app).get('/v1/admin/api-keys').set('Authorization', child.header)).status,
+    ).toBe(200);
+
+    const other = await createAdminKey(app);
+    const foreign = await http(app)
+      .delete(`/v1/admin/api-keys/${child.keyId}`)
+      .set('Authorization', other.header);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('ADMIN_API_KEY_NOT_FOUND');
+
+    const del = await http(app)
+      .delete(`/v1/admin/api-keys/${child.keyId}`)
+      .set('Authorization', root.header);
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ success: true });
+
+    const after = await http(app).get('/v1/admin/api-keys').set('Authorization', child.header);
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('UNAUTHORIZED');
+
+    const again = await http(app)
+      .delete(`/v1/admin/api-keys/${child.keyId}`)
+      .set('Authorization', root.header);
+    expect(again.status).toBe(404);
+  });
+
+  it('an expired key, a malformed key and other schemes are 401; Admin keys only work on /admin', async () => {
+    const key = await createAdminKey(app);
+    const ok = await http(app).get('/v1/admin/api-keys').set('Authorization', key.header);
+    expect(ok.status).toBe(200);
+    await expireAdminKey(app, key.keyId);
+    const expired = await http(app).get('/v1/admin/api-keys').set('Authorization', key.header);
+    expect(expired.status).toBe(401);
+
+    const user = await registerUser(app);
+    for (const header of [
+      undefined,
+      user.token,
+      `Bearer ${user.token}`,
+      'Admin adm_1_x',
+      'Admin nope',
+    ]) {
+      const req = http(app).get('/v1/admin/api-keys');
+      const res = await (header ? req.set('Authorization', header) : req);
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('UNAUTHORIZED');
+    }
+
+    const fresh = await createAdminKey(app);
+    const me = await http(app).get('/v1/users/@me').set('Authorization', fresh.header);
+    expect(me.status).toBe(401);
+  });
+
+  it('a key is narrowed when its owner loses ACLs', async () => {
+    const key = await createAdminKey(app, ['*']);
+    expect(
+      (await http(app).get('/v1/admin/api-keys').set('Authorization', key.header)).status,
+    ).toBe(200);
+    await app
+      .get(DataSource)
+      .query(`UPDATE users SET acls = '{audit_log:view}' WHERE id = $1`, [key.owner.userId]);
+    // The users trigger announces the change; the cached caller is dropped.
+    const deadline = Date.now() + 2_000;
+    let status = 200;
+    while (Date.now() < deadline && status === 200) {
+      status = (await http(app).get('/v1/admin/api-keys').set('Authorization', key.header)).status;
+    }
+    expect(status).toBe(403);
+  });
+});
