@@ -1,16 +1,23 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
 import { buildOpenApiDocument, createApp } from './app.setup';
 import { AppConfig } from './config/app.config';
 import { pendingSchemaChanges, runMigrationsLocked } from './database/migrate';
+import { CommonModule } from './common/common.module';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { AdminApiKeysModule } from './modules/admin/api-keys/admin-api-keys.module';
+import { AdminBootstrapService } from './modules/admin/api-keys/admin-bootstrap.service';
 
 /**
  * Operator CLI: `node dist/src/cli.js <command>`.
  *   migration:run | migration:revert | migration:check | migration:generate <Name>
  *   openapi [--check]
+ *   admin:bootstrap --email <email>   (prints a new admin key as the last line of stdout)
  */
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -157,12 +164,58 @@ async function main(): Promise<number> {
         await app.close();
       }
     }
+    case 'admin:bootstrap': {
+      const at = args.indexOf('--email');
+      const email = at >= 0 ? args[at + 1] : undefined;
+      if (!email) {
+        console.error('usage: npm run admin:bootstrap -- --email <email>');
+        return 2;
+      }
+      return adminBootstrap(email);
+    }
     default:
       console.error(
-        'usage: cli.js migration:run | migration:revert | migration:check | migration:generate <Name> | openapi [--check]',
+        'usage: cli.js migration:run | migration:revert | migration:check | migration:generate <Name> | openapi [--check] | admin:bootstrap --email <email>',
       );
       return 2;
   }
+}
+
+/**
+ * Creates or promotes the user with `email` to ACL `*` and prints a new admin key as the last line
+ * of stdout. Only what that needs is started (no HTTP server, no jobs); on the embedded database
+ * it migrates a fresh DATA_DIR or uses the server of an app already running on it.
+ */
+async function adminBootstrap(email: string): Promise<number> {
+  const config = AppConfig.fromEnv(process.env);
+  @Module({
+    imports: [
+      ConfigModule.forRoot(config),
+      CommonModule,
+      DatabaseModule.forRoot({ runMigrations: true, attachToRunningEmbedded: true }),
+      AdminApiKeysModule,
+    ],
+  })
+  class AdminBootstrapModule {}
+  const ctx = await NestFactory.createApplicationContext(AdminBootstrapModule, {
+    logger: ['error', 'warn'],
+  });
+  let result: Awaited<ReturnType<AdminBootstrapService['bootstrap']>>;
+  try {
+    result = await ctx.get(AdminBootstrapService).bootstrap(email);
+  } finally {
+    await ctx.close();
+  }
+  // Printed after the shutdown, whose log lines must not follow the key.
+  console.log(
+    `${result.created ? 'created' : 'promoted'} user ${result.userId} <${email.trim()}> with ACL *` +
+      (result.created ? ' (no password yet: use "forgot password" to set one)' : ''),
+  );
+  console.log(
+    `admin key ${result.keyId}, shown once — send it as "Authorization: Admin <key>" (Swagger UI: Authorize → adminApiKey):`,
+  );
+  console.log(result.key);
+  return 0;
 }
 
 main().then(

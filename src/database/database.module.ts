@@ -1,4 +1,5 @@
 import {
+  DynamicModule,
   Global,
   Inject,
   Injectable,
@@ -22,49 +23,63 @@ const EMBEDDED = Symbol('EMBEDDED_POSTGRES');
 /** Options that decide whether migrations run at start-up (the CLI turns them off). */
 export interface DatabaseModuleOptions {
   runMigrations: boolean;
+  /** Use the embedded server of a running app on the same DATA_DIR (operator CLI). */
+  attachToRunningEmbedded?: boolean;
 }
 export const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
 
 /** Starts the embedded database when DATABASE_URL is not set, and stops it on shutdown. */
-@Module({
-  providers: [
-    {
-      provide: EMBEDDED,
-      inject: [AppConfig],
-      useFactory: async (config: AppConfig) => {
-        if (config.database.url) return null;
-        const logger = new Logger('Database');
-        const legacy = join(config.dataDir, 'db');
-        if (existsSync(join(legacy, 'PG_VERSION'))) {
-          logger.warn(
-            `${legacy} holds a database of the former embedded engine (PGlite), which is no longer ` +
-              `read; the embedded database is now a PostgreSQL server in ${join(config.dataDir, 'postgres')}. ` +
-              `To keep that data, start the previous Parley release on it and copy it with pg_dump ` +
-              `into the new server (psql on the port it logs); otherwise delete ${legacy}.`,
-          );
-        }
-        const dir = join(config.dataDir, 'postgres');
-        const handle = await startEmbeddedPostgres({
-          dataDir: dir,
-          passwordFile: join(config.dataDir, 'postgres.password'),
-          port: config.database.embeddedPort,
-          log: (level, message) => {
-            if (level === 'warn' || level === 'error') logger.warn(message);
-            else logger.debug(message);
-          },
-        });
-        logger.log(`embedded PostgreSQL in ${dir} on 127.0.0.1:${handle.port}, pid ${handle.pid}`);
-        return handle;
-      },
-    },
-  ],
-  exports: [EMBEDDED],
-})
+@Module({})
 class EmbeddedDatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(EMBEDDED) private readonly embedded: EmbeddedPostgresHandle | null) {}
+
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    return {
+      module: EmbeddedDatabaseModule,
+      providers: [
+        {
+          provide: EMBEDDED,
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => startEmbedded(config, options),
+        },
+      ],
+      exports: [EMBEDDED],
+    };
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.embedded?.stop();
   }
+}
+
+async function startEmbedded(
+  config: AppConfig,
+  options: DatabaseModuleOptions,
+): Promise<EmbeddedPostgresHandle | null> {
+  if (config.database.url) return null;
+  const logger = new Logger('Database');
+  const legacy = join(config.dataDir, 'db');
+  if (existsSync(join(legacy, 'PG_VERSION'))) {
+    logger.warn(
+      `${legacy} holds a database of the former embedded engine (PGlite), which is no longer ` +
+        `read; the embedded database is now a PostgreSQL server in ${join(config.dataDir, 'postgres')}. ` +
+        `To keep that data, start the previous Parley release on it and copy it with pg_dump ` +
+        `into the new server (psql on the port it logs); otherwise delete ${legacy}.`,
+    );
+  }
+  const dir = join(config.dataDir, 'postgres');
+  const handle = await startEmbeddedPostgres({
+    dataDir: dir,
+    passwordFile: join(config.dataDir, 'postgres.password'),
+    port: config.database.embeddedPort,
+    attach: options.attachToRunningEmbedded,
+    log: (level, message) => {
+      if (level === 'warn' || level === 'error') logger.warn(message);
+      else logger.debug(message);
+    },
+  });
+  logger.log(`embedded PostgreSQL in ${dir} on 127.0.0.1:${handle.port}, pid ${handle.pid}`);
+  return handle;
 }
 
 @Injectable()
@@ -93,7 +108,7 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          imports: [EmbeddedDatabaseModule],
+          imports: [EmbeddedDatabaseModule.forRoot(options)],
           inject: [AppConfig, EMBEDDED],
           useFactory: (config: AppConfig, embedded: EmbeddedPostgresHandle | null) => ({
             type: 'postgres' as const,

@@ -48,6 +48,11 @@ export interface EmbeddedPostgresOptions {
   ephemeral?: boolean;
   log?: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
   timeoutMs?: number;
+  /**
+   * When a running app already serves this directory, connect to its server instead of failing
+   * (the operator CLI, e.g. `admin:bootstrap` next to `npm start`).
+   */
+  attach?: boolean;
 }
 
 export const EMBEDDED_DATABASE = 'parley';
@@ -132,36 +137,64 @@ function isAlive(pid: number): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A server of this data directory that a running app (its parent process) owns. */
+interface ServerInUse {
+  pid: number;
+  port: number;
+  ownerPid: number;
+}
+
+/** The parent pid of a process (Linux /proc), or null when unknown. */
+function parentPid(pid: number): number | null {
+  try {
+    // "pid (comm) state ppid …": comm may contain spaces and parentheses, so split after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number.parseInt(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '', 10);
+    return Number.isInteger(ppid) ? ppid : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * A postmaster.pid left behind: if its process is a postgres server of this directory (the app was
- * killed and the server outlived it), shut that server down; if the pid now belongs to some other
- * process (a reboot or a new container reused it), the file is stale and is removed. A pid that is
- * not running is left to PostgreSQL, which recovers from it itself.
+ * A postmaster.pid found at start. If its process is a postgres server of this directory whose
+ * parent — the app that started it — is still running, the server is in use and is returned
+ * (the caller refuses to start, or the operator CLI attaches to it). If the server outlived its
+ * app, it is shut down; if the pid now belongs to some other process (a reboot or a new container
+ * reused it), the file is stale and is removed. A pid that is not running is left to PostgreSQL,
+ * which recovers from it itself.
  */
 async function recoverStalePid(
   dataDir: string,
   log: EmbeddedPostgresOptions['log'],
-): Promise<void> {
+): Promise<ServerInUse | null> {
   const file = join(dataDir, 'postmaster.pid');
-  if (!existsSync(file)) return;
-  const pid = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!existsSync(file)) return null;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const pid = Number.parseInt(lines[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
   let cmdline = '';
   try {
     cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
   } catch {
-    return; // no /proc (macOS): let PostgreSQL decide
+    return null; // no /proc (macOS): let PostgreSQL decide
   }
   if (!/postgres/.test(cmdline) || !cmdline.includes(dataDir)) {
     log?.('warn', `removing a stale ${file} (pid ${pid} is another process now)`);
     rmSync(file, { force: true });
-    return;
+    return null;
+  }
+  const ownerPid = parentPid(pid);
+  const port = Number.parseInt(lines[3] ?? '', 10);
+  if (ownerPid && ownerPid > 1 && ownerPid !== process.pid && isAlive(ownerPid) && port > 0) {
+    return { pid, port, ownerPid };
   }
   log?.('warn', `an embedded PostgreSQL (pid ${pid}) outlived its app: shutting it down`);
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 200 && isAlive(pid); i++) await sleep(50);
   if (isAlive(pid)) process.kill(pid, 'SIGQUIT');
   for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(50);
+  return null;
 }
 
 export type Owner = { uid: number; gid: number };
@@ -373,7 +406,23 @@ export async function startEmbeddedPostgres(
           `folder, or set DATABASE_URL to a PostgreSQL ${major} server`,
       );
     }
-    await recoverStalePid(opts.dataDir, opts.log);
+    const inUse = await recoverStalePid(opts.dataDir, opts.log);
+    if (inUse && opts.attach) {
+      // The operator CLI next to a running server: use that server, never stop it.
+      return {
+        url: `postgres://${SUPERUSER}:${password}@127.0.0.1:${inUse.port}/${EMBEDDED_DATABASE}`,
+        port: inUse.port,
+        pid: inUse.pid,
+        stop: () => Promise.resolve(),
+      };
+    }
+    if (inUse) {
+      throw new Error(
+        `the embedded PostgreSQL in ${opts.dataDir} (pid ${inUse.pid}) belongs to another running ` +
+          `Parley process (pid ${inUse.ownerPid}): stop it first, or give this one its own DATA_DIR ` +
+          `(several instances share one database through DATABASE_URL)`,
+      );
+    }
   } else {
     if (existsSync(opts.dataDir) && readdirSync(opts.dataDir).length > 0) {
       throw new Error(`${opts.dataDir} is not empty and holds no PostgreSQL cluster`);

@@ -183,3 +183,26 @@ export class ServerProcess {
     for (const w of waiters) w();
   }
 }
+
+/** Runs the operator CLI of the production build (`node dist/src/cli.js …`); resolves with its output. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'cli.js'), ...args], {
+      cwd: mkdtempSync(join(tmpdir(), 'parley-cli-cwd-')),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The last non-empty line of a command's output. */
+export const lastLine = (text: string): string => text.trim().split('\n').pop() ?? '';
