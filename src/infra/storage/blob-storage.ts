@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 
 /**
@@ -7,7 +7,18 @@ import { dirname, join, normalize, sep } from 'node:path';
  */
 export abstract class BlobStorage {
   abstract put(key: string, data: Buffer): Promise<void>;
+  /** The blobs directly inside the folder `prefix` (not its sub-folders), with their sizes. */
+  abstract list(prefix: string): Promise<BlobInfo[]>;
+  /** Deletes a blob; returns the bytes it freed (0 when there was no such blob). */
+  abstract delete(key: string): Promise<number>;
 }
+
+export interface BlobInfo {
+  key: string;
+  size: number;
+}
+
+const isMissing = (err: unknown): boolean => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
 /** Blobs as files under a root folder (DATA_DIR). Writes go through a temp file + rename. */
 export class LocalBlobStorage extends BlobStorage {
@@ -27,5 +38,38 @@ export class LocalBlobStorage extends BlobStorage {
     const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(tmp, data);
     await rename(tmp, target);
+  }
+
+  async list(prefix: string): Promise<BlobInfo[]> {
+    const folder = this.path(prefix);
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (err) {
+      if (isMissing(err)) return [];
+      throw err;
+    }
+    const out: BlobInfo[] = [];
+    // Temp files are writes in flight (put), not blobs yet.
+    for (const e of entries.filter((f) => f.isFile() && !f.name.endsWith('.tmp'))) {
+      try {
+        out.push({ key: `${prefix}/${e.name}`, size: (await stat(join(folder, e.name))).size });
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+      }
+    }
+    return out;
+  }
+
+  async delete(key: string): Promise<number> {
+    const target = this.path(key);
+    try {
+      const { size } = await stat(target);
+      await unlink(target);
+      return size;
+    } catch (err) {
+      if (isMissing(err)) return 0;
+      throw err;
+    }
   }
 }
