@@ -17,6 +17,7 @@ import { GuildsModule } from './modules/guilds/guilds.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { OAuth2Module } from './modules/oauth2/oauth2.module';
 import { AuditModule } from './modules/audit/audit.module';
+import { BanChecksModule } from './modules/bans/ban-checks.module';
 import { AdminModule } from './modules/admin/admin.module';
 
 /** The domain modules, in dependency order. */
@@ -24,6 +25,7 @@ const DOMAIN_MODULES = [
   InstanceModule,
   HealthModule,
   AuditModule,
+  BanChecksModule,
   UsersModule,
   AuthModule,
   GuildsModule,

@@ -10,6 +10,7 @@ import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/l
 import { validationExceptionFactory } from './common/errors/validation';
 import { DrainState } from './common/lifecycle/drain-state';
 import { AppConfig } from './config/app.config';
+import { IpBanGate } from './modules/bans/ip-ban-gate';
 import type { DatabaseModuleOptions } from './database/database.module';
 
 /** Root-level aliases of /v1 routes (the discovery documents live at the host's root too). */
@@ -52,6 +53,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
     const v = config.trustProxy;
     express.set('trust proxy', v === 'on' || v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
   }
+  // Banned clients are refused here, before any route, parser or guard runs (ip-ban-gate.ts).
+  express.use(app.get(IpBanGate).middleware);
   express.use((req, _res, next) => {
     if (ROOT_ALIASES.has(req.path)) req.url = `/v1${req.url}`;
     next();

@@ -5,6 +5,7 @@ import type { SessionCaller } from '../../common/auth/caller';
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { MailerService } from '../../infra/mail/mailer.service';
+import { BanChecks } from '../bans/ban-checks.service';
 import { UserEntity } from '../users/user.entity';
 import { toUserPrivate } from '../users/user.mapper';
 import type { UserPrivateResponse } from '../users/user.response';
@@ -34,6 +35,7 @@ export class AccountService {
     private readonly sessions: SessionsService,
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
+    private readonly bans: BanChecks,
   ) {}
 
   async update(caller: SessionCaller, dto: UpdateAccountDto): Promise<UserPrivateResponse> {
@@ -53,6 +55,7 @@ export class AccountService {
         throw ApiError.field('password', FieldErrorCode.PasswordDoesNotMatch);
       }
     }
+    if (emailChanges) await this.bans.assertEmailAllowed('email', newEmail);
     const newHash = passwordChanges ? await this.passwords.hash(dto.new_password as string) : null;
     const mails: PendingMail[] = [];
     const user = await this.db.transaction(async (m) => {

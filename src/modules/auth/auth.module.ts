@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../../infra/mail/mail.module';
 import { UsersModule } from '../users/users.module';
+import { BanChecksModule } from '../bans/ban-checks.module';
 import { AccountController } from './account.controller';
 import { AccountService } from './account.service';
 import { AuthTicketEntity } from './auth-ticket.entity';
@@ -27,6 +28,7 @@ import { UsernameSuggestionsService } from './username-suggestions.service';
   imports: [
     UsersModule,
     MailModule,
+    BanChecksModule,
     TypeOrmModule.forFeature([
       SessionEntity,
       EmailTokenEntity,

@@ -6,6 +6,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
+import { BanChecks } from '../bans/ban-checks.service';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { slugifyUsername } from '../users/username-slug';
@@ -47,6 +48,7 @@ export class AuthService {
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
     private readonly attempts: LoginAttemptsLimiter,
+    private readonly bans: BanChecks,
   ) {}
 
   async register(dto: RegisterDto, origin: SessionOrigin): Promise<AuthTokenWithUserIdResponse> {
@@ -61,6 +63,7 @@ export class AuthService {
       );
     }
     const email = dto.email?.trim() || null;
+    await this.bans.assertEmailAllowed('email', email);
     const username = dto.username ?? slugifyUsername(dto.global_name ?? '');
     // Hash before the transaction: argon2 is slow and must not hold a database lease.
     const passwordHash = dto.password ? await this.passwords.hash(dto.password) : null;

@@ -1,0 +1,232 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentCaller } from '../../../common/auth/auth.decorator';
+import type { AdminCaller } from '../../../common/auth/caller';
+import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
+import { AuditReason } from '../../audit/audit-reason.decorator';
+import { AdminAcl } from '../acls';
+import { AdminRoute } from '../admin-route.decorator';
+import { BanEmailRequest, BanIpRequest, BanPhoneRequest, ListBansRequest } from './ban.dto';
+import {
+  BanCheckResponseSchema,
+  ListEmailBansResponseSchema,
+  ListIpBansResponseSchema,
+  ListPhoneBansResponseSchema,
+} from './ban.response';
+import { AdminBansService } from './bans.service';
+
+const ONE_OR_MANY = 'Give one value or a list of at most 100 (not both).';
+
+@ApiTags('Admin')
+@ApiStandardErrors()
+@Controller('admin/bans')
+export class AdminBansController {
+  constructor(private readonly bans: AdminBansService) {}
+
+  // ---- e-mail --------------------------------------------------------------------------------
+
+  @Post('email/add')
+  @HttpCode(204)
+  @AdminRoute({
+    operationId: 'add_email_ban',
+    summary: 'Ban e-mail addresses from registration and e-mail change',
+    acl: AdminAcl.BanEmailAdd,
+    bucket: 'admin:bans',
+    audited: true,
+    description: `${ONE_OR_MANY} Idempotent.`,
+  })
+  @ApiNoContentResponse({ description: 'Banned.' })
+  addEmail(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: BanEmailRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<void> {
+    return this.bans.addEmails(caller, dto, reason);
+  }
+
+  @Post('email/check')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'check_email_ban_status',
+    summary: 'Check whether e-mail addresses are banned',
+    acl: AdminAcl.BanEmailCheck,
+    bucket: 'admin:bans',
+    description: ONE_OR_MANY,
+  })
+  @ApiOkResponse({ type: BanCheckResponseSchema })
+  checkEmail(@Body() dto: BanEmailRequest): Promise<BanCheckResponseSchema> {
+    return this.bans.checkEmails(dto);
+  }
+
+  @Post('email/list')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'list_email_bans',
+    summary: 'List e-mail bans, newest first',
+    acl: AdminAcl.BanEmailCheck,
+    bucket: 'admin:bans',
+  })
+  @ApiOkResponse({ type: ListEmailBansResponseSchema })
+  listEmail(@Body() dto: ListBansRequest): Promise<ListEmailBansResponseSchema> {
+    return this.bans.listEmails(dto);
+  }
+
+  @Post('email/remove')
+  @HttpCode(204)
+  @AdminRoute({
+    operationId: 'remove_email_ban',
+    summary: 'Lift e-mail bans',
+    acl: AdminAcl.BanEmailRemove,
+    bucket: 'admin:bans',
+    audited: true,
+    description: `${ONE_OR_MANY} Idempotent.`,
+  })
+  @ApiNoContentResponse({ description: 'Lifted.' })
+  removeEmail(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: BanEmailRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<void> {
+    return this.bans.removeEmails(caller, dto, reason);
+  }
+
+  // ---- IP ------------------------------------------------------------------------------------
+
+  @Post('ip/add')
+  @HttpCode(204)
+  @AdminRoute({
+    operationId: 'add_ip_ban',
+    summary: 'Ban IP addresses or CIDR ranges from every route',
+    acl: AdminAcl.BanIpAdd,
+    bucket: 'admin:bans',
+    audited: true,
+    description:
+      `${ONE_OR_MANY} Requests from a banned address get 403 \`IP_BANNED\` on every route, on ` +
+      'every instance within a second. `retroactive: true` also ends the sessions last used ' +
+      'from a banned address. Reverse DNS names of single addresses are looked up (bounded) ' +
+      'and stored. Idempotent.',
+  })
+  @ApiNoContentResponse({ description: 'Banned.' })
+  addIp(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: BanIpRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<void> {
+    return this.bans.addIps(caller, dto, reason);
+  }
+
+  @Post('ip/check')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'check_ip_ban_status',
+    summary: 'Check whether IP addresses or ranges are banned',
+    acl: AdminAcl.BanIpCheck,
+    bucket: 'admin:bans',
+    description: `${ONE_OR_MANY} Each result names the ban that covers the value (\`range\`).`,
+  })
+  @ApiOkResponse({ type: BanCheckResponseSchema })
+  checkIp(@Body() dto: BanIpRequest): Promise<BanCheckResponseSchema> {
+    return this.bans.checkIps(dto);
+  }
+
+  @Post('ip/list')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'list_ip_bans',
+    summary: 'List IP bans, newest first, with reverse DNS names',
+    acl: AdminAcl.BanIpCheck,
+    bucket: 'admin:bans',
+  })
+  @ApiOkResponse({ type: ListIpBansResponseSchema })
+  listIp(@Body() dto: ListBansRequest): Promise<ListIpBansResponseSchema> {
+    return this.bans.listIps(dto);
+  }
+
+  @Post('ip/remove')
+  @HttpCode(204)
+  @AdminRoute({
+    operationId: 'remove_ip_ban',
+    summary: 'Lift IP bans',
+    acl: AdminAcl.BanIpRemove,
+    bucket: 'admin:bans',
+    audited: true,
+    description:
+      `${ONE_OR_MANY} Removes bans on exactly these addresses or ranges (a wider ban that ` +
+      'covers an address stays). Idempotent.',
+  })
+  @ApiNoContentResponse({ description: 'Lifted.' })
+  removeIp(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: BanIpRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<void> {
+    return this.bans.removeIps(caller, dto, reason);
+  }
+
+  // ---- phone ---------------------------------------------------------------------------------
+
+  @Post('phone/add')
+  @HttpCode(204)
+  @AdminRoute({
+    operationId: 'add_phone_ban',
+    summary: 'Ban phone numbers from verification and SMS',
+    acl: AdminAcl.BanPhoneAdd,
+    bucket: 'admin:bans',
+    audited: true,
+    description: `${ONE_OR_MANY} Numbers are E.164 (\`+14155550123\`). Idempotent.`,
+  })
+  @ApiNoContentResponse({ description: 'Banned.' })
+  addPhone(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: BanPhoneRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<void> {
+    return this.bans.addPhones(caller, dto, reason);
+  }
+
+  @Post('phone/check')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'check_phone_ban_status',
+    summary: 'Check whether phone numbers are banned',
+    acl: AdminAcl.BanPhoneCheck,
+    bucket: 'admin:bans',
+    description: ONE_OR_MANY,
+  })
+  @ApiOkResponse({ type: BanCheckResponseSchema })
+  checkPhone(@Body() dto: BanPhoneRequest): Promise<BanCheckResponseSchema> {
+    return this.bans.checkPhones(dto);
+  }
+
+  @Post('phone/list')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'list_phone_bans',
+    summary: 'List phone bans, newest first',
+    acl: AdminAcl.BanPhoneCheck,
+    bucket: 'admin:bans',
+  })
+  @ApiOkResponse({ type: ListPhoneBansResponseSchema })
+  listPhone(@Body() dto: ListBansRequest): Promise<ListPhoneBansResponseSchema> {
+    return this.bans.listPhones(dto);
+  }
+
+  @Post('phone/remove')
+  @HttpCode(204)
+  @AdminRoute({
+    operationId: 'remove_phone_ban',
+    summary: 'Lift phone bans',
+    acl: AdminAcl.BanPhoneRemove,
+    bucket: 'admin:bans',
+    audited: true,
+    description: `${ONE_OR_MANY} Idempotent.`,
+  })
+  @ApiNoContentResponse({ description: 'Lifted.' })
+  removePhone(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: BanPhoneRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<void> {
+    return this.bans.removePhones(caller, dto, reason);
+  }
+}
