@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { BlobStorage } from './blob-storage';
+import { BlobStorage, type BlobInfo } from './blob-storage';
 import { parseImageDataUri } from './data-uri';
 
 /** Kinds of image assets, also the folder names under `assets/`. */
 export type AssetKind = 'icons' | 'banners' | 'avatars';
+
+/** The folder of one owner's assets of a kind: `assets/<kind>/<owner id>`. */
+export const assetFolder = (kind: AssetKind, ownerId: string): string =>
+  `assets/${kind}/${ownerId}`;
 
 /**
  * Stores uploaded images (Base64ImageType) content-addressed at
@@ -27,7 +31,20 @@ export class AssetStorage {
     if (dataUri === null) return null;
     const image = parseImageDataUri(dataUri, path);
     const hash = createHash('sha256').update(image.data).digest('hex').slice(0, 32);
-    await this.blobs.put(`assets/${kind}/${ownerId}/${hash}.${image.ext}`, image.data);
+    await this.blobs.put(`${assetFolder(kind, ownerId)}/${hash}.${image.ext}`, image.data);
     return hash;
+  }
+
+  /**
+   * Every stored file of one owner's assets of a kind: the current image and former ones (a new
+   * upload does not delete the previous file). Used by the admin asset purge.
+   */
+  listFiles(kind: AssetKind, ownerId: string): Promise<BlobInfo[]> {
+    return this.blobs.list(assetFolder(kind, ownerId));
+  }
+
+  /** Deletes one stored file (a key from listFiles); returns the bytes freed, 0 when absent. */
+  deleteFile(key: string): Promise<number> {
+    return this.blobs.delete(key);
   }
 }

@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../../audit/audit.module';
+import { BulkController } from './bulk.controller';
+import { BulkMembersService } from './bulk-members.service';
 
 /** Bulk operations. */
-@Module({})
+@Module({
+  imports: [AuditModule],
+  controllers: [BulkController],
+  providers: [BulkMembersService],
+})
 export class BulkModule {}

@@ -1,0 +1,40 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentCaller } from '../../../common/auth/auth.decorator';
+import type { AdminCaller } from '../../../common/auth/caller';
+import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
+import { AuditReason } from '../../audit/audit-reason.decorator';
+import { AdminAcl } from '../acls';
+import { AdminRoute } from '../admin-route.decorator';
+import { AssetPurgeService } from './asset-purge.service';
+import { PurgeGuildAssetsRequest } from './purge-guild-assets.dto';
+import { PurgeGuildAssetsResponse } from './purge-guild-assets.response';
+
+@ApiTags('Admin')
+@ApiStandardErrors()
+@Controller('admin/assets')
+export class AssetsController {
+  constructor(private readonly purges: AssetPurgeService) {}
+
+  @Post('purge')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'purge_guild_assets',
+    summary: "Delete guilds' stored images (destructive)",
+    acl: AdminAcl.AssetPurge,
+    audited: true,
+    description:
+      "Deletes each guild's icon, banner and webhook avatars (and former versions still stored) " +
+      'and clears the references. Answers one result per guild: an unknown guild is reported ' +
+      'with `errors: ["UNKNOWN_GUILD"]`, a file that could not be deleted with ' +
+      '`DELETE_FAILED: <file key>`. Each guild gets one audit entry `asset.purge`.',
+  })
+  @ApiOkResponse({ type: PurgeGuildAssetsResponse })
+  purge(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: PurgeGuildAssetsRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<PurgeGuildAssetsResponse> {
+    return this.purges.purge(caller, dto, reason);
+  }
+}

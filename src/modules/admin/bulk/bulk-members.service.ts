@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AdminCaller } from '../../../common/auth/caller';
+import { ApiError, fieldError } from '../../../common/errors/api-error';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { parseSnowflake } from '../../../common/snowflake/snowflake';
+import { actorOf } from '../../audit/actor';
+import { AuditLog } from '../../audit/audit-log.service';
+import type { BulkAddGuildMembersRequest } from './bulk-add-guild-members.dto';
+import { toBulkOperationResponse, type BulkItemOutcome } from './bulk-operation.mapper';
+import { BulkFailureCode, type BulkOperationResponse } from './bulk-operation.response';
+
+interface MemberRow {
+  user_id: string;
+  known: boolean;
+  bot: boolean;
+  /** A new membership row. */
+  inserted: boolean;
+  /** An existing member who was missing some of the roles. */
+  roles_added: boolean;
+}
+
+// One statement for the whole batch. Users are locked against deletion (KEY SHARE) for the
+// foreign keys; an existing member keeps their roles and gains the missing requested ones (the
+// WHERE skips members that already hold them all, so they are not rewritten). `xmax = 0` tells a
+// fresh insert from a conflict update.
+const ADD_MEMBERS = `
+  WITH eligible AS (
+    SELECT u.id FROM users u WHERE u.id = ANY($2::bigint[]) AND NOT u.bot FOR KEY SHARE
+  ), upserted AS (
+    INSERT INTO guild_members AS m (guild_id, user_id, roles, joined_at)
+    SELECT $1, e.id, $3::bigint[], now() FROM eligible e
+    ON CONFLICT (guild_id, user_id) DO UPDATE
+       SET roles = m.roles || ARRAY(SELECT r FROM unnest(EXCLUDED.roles) r WHERE r <> ALL (m.roles))
+     WHERE NOT m.roles @> EXCLUDED.roles
+    RETURNING m.user_id, (m.xmax = 0) AS inserted
+  )
+  SELECT w.user_id::text AS user_id,
+         u.id IS NOT NULL AS known,
+         COALESCE(u.bot, false) AS bot,
+         COALESCE(up.inserted, false) AS inserted,
+         COALESCE(NOT up.inserted, false) AS roles_added
+    FROM unnest($2::bigint[]) AS w(user_id)
+    LEFT JOIN users u ON u.id = w.user_id
+    LEFT JOIN upserted up ON up.user_id = w.user_id`;
+
+/**
+ * `POST /admin/bulk/add-guild-members`: adds up to 1000 users to a guild in one transaction with
+ * one set-based statement and one audit entry. Existing members count as successful (and gain
+ * the requested roles); unknown users fail with `UNKNOWN_USER`, bot users with `BOT_USER`.
+ */
+@Injectable()
+export class BulkMembersService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly audit: AuditLog,
+  ) {}
+
+  async addGuildMembers(
+    caller: AdminCaller,
+    dto: BulkAddGuildMembersRequest,
+    reason: string | null,
+  ): Promise<BulkOperationResponse> {
+    // The DTO has validated every id.
+    const guildId = parseSnowflake(dto.guild_id) as string;
+    const userIds = [...new Set(dto.user_ids.map((id) => parseSnowflake(id) as string))];
+    const requestedRoles = (dto.role_ids ?? []).map((id) => parseSnowflake(id) as string);
+
+    const items = await this.db.transaction(async (m) => {
+      // KEY SHARE: the guild cannot be deleted under the batch.
+      const [guild] = await m.query<unknown[]>('SELECT 1 FROM guilds WHERE id = $1 FOR KEY SHARE', [
+        guildId,
+      ]);
+      if (!guild) throw new ApiError(ErrorCode.UnknownGuild);
+      const roleIds = await this.requireGuildRoles(m, guildId, requestedRoles);
+
+      const rows = await m.query<MemberRow[]>(ADD_MEMBERS, [guildId, userIds, roleIds]);
+      const byId = new Map(rows.map((r) => [r.user_id, r]));
+      const outcomes: BulkItemOutcome[] = userIds.map((id) => {
+        const row = byId.get(id);
+        if (!row?.known) return { id, ok: false, error: BulkFailureCode.UnknownUser };
+        if (row.bot) return { id, ok: false, error: BulkFailureCode.BotUser };
+        return { id, ok: true };
+      });
+      const added = rows.filter((r) => r.inserted).map((r) => r.user_id);
+      const failed = outcomes.filter((o) => !o.ok).length;
+      await this.audit.record(m, {
+        actor: actorOf(caller),
+        action: 'bulk.add_guild_members',
+        targetType: 'guild',
+        targetId: guildId,
+        reason,
+        metadata: {
+          requested: userIds.length,
+          added: added.length,
+          already_members: userIds.length - failed - added.length,
+          roles_added_to_existing: rows.filter((r) => r.roles_added).length,
+          failed,
+          role_ids: roleIds,
+          added_user_ids: added,
+        },
+      });
+      return outcomes;
+    });
+    return toBulkOperationResponse(items);
+  }
+
+  /**
+   * The distinct requested roles besides @everyone (the guild's id, implicit for every member);
+   * a role of another guild (or none) is a 400 on `role_ids.<index>`.
+   */
+  private async requireGuildRoles(
+    m: EntityManager,
+    guildId: string,
+    requested: string[],
+  ): Promise<string[]> {
+    const roleIds = [...new Set(requested)].filter((id) => id !== guildId);
+    if (roleIds.length === 0) return [];
+    const found = await m.query<Array<{ id: string }>>(
+      'SELECT id::text AS id FROM guild_roles WHERE guild_id = $1 AND id = ANY($2::bigint[])',
+      [guildId, roleIds],
+    );
+    const known = new Set(found.map((r) => r.id));
+    const errors = requested.flatMap((id, i) =>
+      id === guildId || known.has(id)
+        ? []
+        : [fieldError(`role_ids.${i}`, FieldErrorCode.UnknownRole)],
+    );
+    if (errors.length > 0) throw ApiError.form(errors);
+    return roleIds;
+  }
+}

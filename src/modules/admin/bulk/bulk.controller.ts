@@ -1,0 +1,43 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentCaller } from '../../../common/auth/auth.decorator';
+import type { AdminCaller } from '../../../common/auth/caller';
+import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
+import { ErrorResponse } from '../../../common/http/error.response';
+import { AuditReason } from '../../audit/audit-reason.decorator';
+import { AdminAcl } from '../acls';
+import { AdminRoute } from '../admin-route.decorator';
+import { BulkAddGuildMembersRequest } from './bulk-add-guild-members.dto';
+import { BulkMembersService } from './bulk-members.service';
+import { BulkOperationResponse } from './bulk-operation.response';
+
+@ApiTags('Admin')
+@ApiStandardErrors()
+@Controller('admin/bulk')
+export class BulkController {
+  constructor(private readonly members: BulkMembersService) {}
+
+  @Post('add-guild-members')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'bulk_add_guild_members',
+    summary: 'Add up to 1000 users to a guild',
+    acl: AdminAcl.BulkAddGuildMembers,
+    bucket: 'admin:bulk',
+    audited: true,
+    description:
+      'Existing members count as successful and gain the given `role_ids` they lack; unknown ' +
+      'users fail with `UNKNOWN_USER`, bot users with `BOT_USER` (bots join through the OAuth2 ' +
+      '`bot` install). Every role must belong to the guild (400 `UNKNOWN_ROLE` on ' +
+      '`role_ids.<n>`). One transaction and one audit entry `bulk.add_guild_members`.',
+  })
+  @ApiOkResponse({ type: BulkOperationResponse })
+  @ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown guild (`UNKNOWN_GUILD`)' })
+  addGuildMembers(
+    @CurrentCaller() caller: AdminCaller,
+    @Body() dto: BulkAddGuildMembersRequest,
+    @AuditReason() reason: string | null,
+  ): Promise<BulkOperationResponse> {
+    return this.members.addGuildMembers(caller, dto, reason);
+  }
+}
