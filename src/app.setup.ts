@@ -95,7 +95,12 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
         type: 'apiKey',
         in: 'header',
         name: 'Authorization',
-        description: 'Admin API key: `Admin adm_<key_id>_<secret>`',
+        description:
+          'Admin API key, for the `/v1/admin/*` routes. Paste the whole `Authorization` header ' +
+          'value into **Value**: the word `Admin`, one space, then the key — ' +
+          '`Admin adm_<key_id>_<secret>` (this scheme sends the value exactly as typed and adds ' +
+          'no prefix). The key is printed by `npm run admin:bootstrap -- --email <email>` or ' +
+          'returned once by `POST /v1/admin/api-keys`.',
       },
       'adminApiKey',
     )
