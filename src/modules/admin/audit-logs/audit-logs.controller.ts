@@ -1,0 +1,46 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
+import { AdminAcl } from '../acls';
+import { AdminRoute } from '../admin-route.decorator';
+import { ListAuditLogsRequest, SearchAuditLogsRequest } from './audit-log.dto';
+import { AuditLogsListResponseSchema } from './audit-log.response';
+import { AdminAuditLogsService } from './audit-logs.service';
+
+@ApiTags('Admin')
+@ApiStandardErrors()
+@Controller('admin/audit-logs')
+export class AdminAuditLogsController {
+  constructor(private readonly auditLogs: AdminAuditLogsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'list_audit_logs',
+    summary: 'List audit log entries, newest first',
+    acl: AdminAcl.AuditLogView,
+    description:
+      'Filters combine with AND. Page with `next_cursor` (or `offset`); `total` counts every ' +
+      'entry the filters match.',
+  })
+  @ApiOkResponse({ type: AuditLogsListResponseSchema })
+  list(@Body() dto: ListAuditLogsRequest): Promise<AuditLogsListResponseSchema> {
+    return this.auditLogs.list(dto);
+  }
+
+  @Post('search')
+  @HttpCode(200)
+  @AdminRoute({
+    operationId: 'search_audit_logs',
+    summary: 'Full-text search of the audit log, ranked',
+    acl: AdminAcl.AuditLogView,
+    description:
+      '`query` is matched (PostgreSQL `websearch_to_tsquery`, English) against the action, ' +
+      'reason, target and metadata values; the same filters as the list apply. Ranked by ' +
+      '`ts_rank`, newest first among equals.',
+  })
+  @ApiOkResponse({ type: AuditLogsListResponseSchema })
+  search(@Body() dto: SearchAuditLogsRequest): Promise<AuditLogsListResponseSchema> {
+    return this.auditLogs.search(dto);
+  }
+}
