@@ -5,6 +5,7 @@ import type { SessionCaller } from '../../common/auth/caller';
 import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { UserPrivateResponse } from '../users/user.response';
+import { RequestAudit, type AuditContext } from '../audit/audit-context';
 import { AccountService } from './account.service';
 import { UpdateAccountDto } from './dto/update-account.dto';
 
@@ -26,7 +27,8 @@ export class AccountController {
   update(
     @CurrentCaller() caller: SessionCaller,
     @Body() dto: UpdateAccountDto,
+    @RequestAudit() audit: AuditContext,
   ): Promise<UserPrivateResponse> {
-    return this.account.update(caller, dto);
+    return this.account.update(caller, dto, audit);
   }
 }

@@ -5,6 +5,8 @@ import type { SessionCaller } from '../../common/auth/caller';
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { MailerService } from '../../infra/mail/mailer.service';
+import type { AuditContext } from '../audit/audit-context';
+import { AuditLog } from '../audit/audit-log.service';
 import { BanChecks } from '../bans/ban-checks.service';
 import { UserEntity } from '../users/user.entity';
 import { toUserPrivate } from '../users/user.mapper';
@@ -12,6 +14,7 @@ import type { UserPrivateResponse } from '../users/user.response';
 import { UsersService } from '../users/users.service';
 import type { UpdateAccountDto } from './dto/update-account.dto';
 import { EmailTokensService } from './email-tokens.service';
+import { maskEmail } from './origin';
 import { PasswordService } from './password.service';
 import { SessionsService } from './sessions.service';
 
@@ -36,9 +39,14 @@ export class AccountService {
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
     private readonly bans: BanChecks,
+    private readonly audit: AuditLog,
   ) {}
 
-  async update(caller: SessionCaller, dto: UpdateAccountDto): Promise<UserPrivateResponse> {
+  async update(
+    caller: SessionCaller,
+    dto: UpdateAccountDto,
+    context: AuditContext,
+  ): Promise<UserPrivateResponse> {
     const current = await this.users.getById(caller.userId);
     const newEmail = dto.email?.trim();
     const emailChanges = newEmail !== undefined && newEmail !== current.email;
@@ -98,6 +106,25 @@ export class AccountService {
       }
       if (Object.keys(patch).length > 0) {
         await m.getRepository(UserEntity).update(user.id, patch);
+      }
+      // Addresses are masked: the log says that and roughly where, not a second copy of them.
+      const audited = { ...context, targetType: 'user', targetId: user.id };
+      if (patch.email) {
+        await this.audit.record(m, {
+          ...audited,
+          action: 'user.email.change',
+          metadata: {
+            old_email: user.email ? maskEmail(user.email) : null,
+            new_email: maskEmail(patch.email),
+          },
+        });
+      }
+      if (newHash) {
+        await this.audit.record(m, {
+          ...audited,
+          action: 'user.password.change',
+          metadata: { other_sessions_ended: true },
+        });
       }
       return Object.assign(user, patch);
     });

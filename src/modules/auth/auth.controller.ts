@@ -40,6 +40,7 @@ import { UsernameSuggestionsDto } from './dto/username-suggestions.dto';
 import { EmailFlowsService } from './email-flows.service';
 import { HandoffService } from './handoff.service';
 import { IpAuthorizationService } from './ip-authorization.service';
+import { RequestAudit, type AuditContext } from '../audit/audit-context';
 import { originOf } from './origin';
 import { SessionsService } from './sessions.service';
 import { UsernameSuggestionsService } from './username-suggestions.service';
@@ -106,8 +107,11 @@ export class AuthController {
   @RateLimit('auth:sessions')
   @ApiOperation({ operationId: 'logout' })
   @ApiNoContentResponse()
-  async logout(@CurrentCaller() caller: SessionCaller): Promise<void> {
-    await this.sessions.revoke(caller.sessionId);
+  async logout(
+    @CurrentCaller() caller: SessionCaller,
+    @RequestAudit() audit: AuditContext,
+  ): Promise<void> {
+    await this.sessions.logout(caller, audit);
   }
 
   /** The calling user's sessions; `current` marks the one making the request. */
@@ -130,8 +134,9 @@ export class AuthController {
   async logoutSessions(
     @CurrentCaller() caller: SessionCaller,
     @Body() dto: LogoutSessionsDto,
+    @RequestAudit() audit: AuditContext,
   ): Promise<void> {
-    await this.sessions.logoutWithPassword(caller, dto.session_id_hashes, dto.password);
+    await this.sessions.logoutWithPassword(caller, dto.session_id_hashes, dto.password, audit);
   }
 
   /** Marks the e-mail address verified (token from the verification mail, valid 24 h). */

@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../../infra/mail/mail.module';
 import { UsersModule } from '../users/users.module';
+import { AuditModule } from '../audit/audit.module';
 import { BanChecksModule } from '../bans/ban-checks.module';
 import { AccountController } from './account.controller';
 import { AccountService } from './account.service';
@@ -28,6 +29,7 @@ import { UsernameSuggestionsService } from './username-suggestions.service';
   imports: [
     UsersModule,
     MailModule,
+    AuditModule,
     BanChecksModule,
     TypeOrmModule.forFeature([
       SessionEntity,

@@ -6,6 +6,8 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
+import { ANONYMOUS_ACTOR, userActor } from '../audit/actor';
+import { AuditLog } from '../audit/audit-log.service';
 import { BanChecks } from '../bans/ban-checks.service';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
@@ -49,6 +51,7 @@ export class AuthService {
     private readonly mailer: MailerService,
     private readonly attempts: LoginAttemptsLimiter,
     private readonly bans: BanChecks,
+    private readonly audit: AuditLog,
   ) {}
 
   async register(dto: RegisterDto, origin: SessionOrigin): Promise<AuthTokenWithUserIdResponse> {
@@ -102,6 +105,16 @@ export class AuthService {
     const ok = await this.passwords.verify(user?.passwordHash ?? null, dto.password);
     if (!user || !ok) {
       await this.attempts.recordFailure(email);
+      // No change to join: the entry stands alone. Never the password, nor an unknown address
+      // (people type passwords into the e-mail field).
+      await this.audit.record(this.db.manager, {
+        actor: ANONYMOUS_ACTOR,
+        action: 'auth.login.failed',
+        targetType: user ? 'user' : null,
+        targetId: user?.id ?? null,
+        metadata: { reason: user ? 'wrong_password' : 'unknown_email' },
+        ip: origin.ip,
+      });
       throw this.invalidLogin();
     }
     await this.attempts.recordSuccess(email);
@@ -109,7 +122,18 @@ export class AuthService {
     if (!user.mfaEnabled && (await this.ipAuthorization.required(user, origin.ip))) {
       throw await this.ipAuthorization.challenge(user, origin);
     }
-    return this.db.transaction((m) => this.completeLogin(user, origin, m));
+    return this.db.transaction(async (m) => {
+      const result = await this.completeLogin(user, origin, m);
+      await this.audit.record(m, {
+        actor: userActor(user.id),
+        action: 'auth.login',
+        targetType: 'user',
+        targetId: user.id,
+        metadata: { method: 'password', mfa_required: !('token' in result) },
+        ip: origin.ip,
+      });
+      return result;
+    });
   }
 
   /**

@@ -5,12 +5,15 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { MailerService } from '../../infra/mail/mailer.service';
+import { userActor } from '../audit/actor';
+import { AuditLog } from '../audit/audit-log.service';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import type { AuthLoginResult } from './auth.response';
 import { AuthService } from './auth.service';
 import type { TokenAndPasswordDto } from './dto/email-flows.dto';
 import { EmailTokensService } from './email-tokens.service';
+import { maskEmail } from './origin';
 import { PasswordService } from './password.service';
 import { SessionOrigin, SessionsService } from './sessions.service';
 
@@ -28,6 +31,7 @@ export class EmailFlowsService {
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
     private readonly auth: AuthService,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Marks the address verified; a token for an address the account no longer has is invalid. */
@@ -82,6 +86,15 @@ export class EmailFlowsService {
         emailVerified: true,
       });
       await this.sessions.revokeAllForUser(user.id, undefined, m);
+      // The mailbox proved ownership: the user acts.
+      await this.audit.record(m, {
+        actor: userActor(user.id),
+        action: 'auth.password.reset',
+        targetType: 'user',
+        targetId: user.id,
+        metadata: { sessions_ended: true },
+        ip: origin.ip,
+      });
       return this.auth.completeLogin(user, origin, m);
     });
     if (changed) this.users.forget(changed);
@@ -119,6 +132,14 @@ export class EmailFlowsService {
         passwordChangedAt: user.passwordChangedAt,
       });
       await this.sessions.revokeAllForUser(user.id, undefined, m);
+      await this.audit.record(m, {
+        actor: userActor(user.id),
+        action: 'user.email.revert',
+        targetType: 'user',
+        targetId: user.id,
+        metadata: { restored_email: maskEmail(oldEmail), sessions_ended: true },
+        ip: origin.ip,
+      });
       return this.auth.completeLogin(user, origin, m);
     });
     if (changed) this.users.forget(changed);

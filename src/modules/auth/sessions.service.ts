@@ -8,6 +8,8 @@ import { constantTimeEqual, randomToken, sha256 } from '../../common/crypto/toke
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
+import type { AuditContext } from '../audit/audit-context';
+import { AuditLog } from '../audit/audit-log.service';
 import type { AuthSessionResponse } from './auth.response';
 import { clientInfoFromUserAgent } from './client-info';
 import { PasswordService } from './password.service';
@@ -41,6 +43,7 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     private readonly resolvers: CredentialResolvers,
     private readonly passwords: PasswordService,
     private readonly notifications: DatabaseNotifications,
+    private readonly audit: AuditLog,
   ) {}
 
   onModuleInit(): void {
@@ -107,11 +110,26 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     return rows.map((s) => toAuthSession(s, caller.sessionId));
   }
 
+  /** `POST /auth/logout`: ends the calling session, with its audit entry. */
+  async logout(caller: SessionCaller, context: AuditContext): Promise<void> {
+    await this.sessions.manager.transaction(async (m) => {
+      await m.getRepository(SessionEntity).delete({ id: caller.sessionId });
+      await this.audit.record(m, {
+        ...context,
+        action: 'auth.session.logout',
+        targetType: 'session',
+        targetId: caller.sessionId,
+      });
+    });
+    this.revoked(`s:${caller.sessionId}`);
+  }
+
   /** `POST /auth/sessions/logout`: the password is checked before anything is revoked. */
   async logoutWithPassword(
     caller: SessionCaller,
     idHashes: string[],
     password: string,
+    context: AuditContext,
   ): Promise<void> {
     const rows = await this.sessions.query<Array<{ password_hash: string | null }>>(
       'SELECT password_hash FROM users WHERE id = $1',
@@ -120,7 +138,16 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     if (!(await this.passwords.verify(rows[0]?.password_hash ?? null, password))) {
       throw ApiError.field('password', FieldErrorCode.PasswordDoesNotMatch);
     }
-    await this.revokeByIdHashes(caller.userId, idHashes);
+    await this.sessions.manager.transaction(async (m) => {
+      const ended = await this.revokeByIdHashes(caller.userId, idHashes, m);
+      await this.audit.record(m, {
+        ...context,
+        action: 'auth.sessions.logout',
+        targetType: 'user',
+        targetId: caller.userId,
+        metadata: { requested: idHashes.length, ended },
+      });
+    });
   }
 
   listForUser(userId: string): Promise<SessionEntity[]> {
@@ -152,10 +179,15 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
   }
 
   /** Revokes the user's sessions whose id_hash (base64url SHA-256 of the token) is listed. */
-  async revokeByIdHashes(userId: string, idHashes: string[]): Promise<number> {
+  async revokeByIdHashes(
+    userId: string,
+    idHashes: string[],
+    manager?: EntityManager,
+  ): Promise<number> {
     const hashes = idHashes.map((h) => Buffer.from(h, 'base64url')).filter((b) => b.length === 32);
     if (hashes.length === 0) return 0;
-    const res = await this.sessions.delete({ userId, tokenHash: In(hashes) });
+    const repo = manager ? manager.getRepository(SessionEntity) : this.sessions;
+    const res = await repo.delete({ userId, tokenHash: In(hashes) });
     this.revoked(`u:${userId}`);
     return res.affected ?? 0;
   }

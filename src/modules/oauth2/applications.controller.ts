@@ -10,6 +10,8 @@ import {
   BotProfileResponse,
   BotTokenResetResponse,
 } from './application.response';
+import { RequestAudit, type AuditContext } from '../audit/audit-context';
+import { ApiAuditReason } from '../audit/audit-reason.decorator';
 import { ApplicationsService } from './applications.service';
 import { BotProfileService } from './bot-profile.service';
 import {
@@ -114,13 +116,15 @@ export class ApplicationsController {
   @HttpCode(200)
   @Auth({ kind: 'user' })
   @ApiOperation({ operationId: 'reset_oauth2_application_client_secret' })
+  @ApiAuditReason()
   @ApiOkResponse({ type: ApplicationResponse })
   resetClientSecret(
     @CurrentCaller() caller: SessionCaller,
     @Param('id') id: string,
     @Body() dto: ClientSecretResetDto,
+    @RequestAudit() audit: AuditContext,
   ): Promise<ApplicationResponse> {
-    return this.apps.resetClientSecret(caller, id, dto.password);
+    return this.apps.resetClientSecret(caller, id, dto.password, audit);
   }
 
   /** Updates the bot's profile. */
@@ -141,11 +145,13 @@ export class ApplicationsController {
   @HttpCode(200)
   @Auth({ kind: 'user' })
   @ApiOperation({ operationId: 'reset_bot_token' })
+  @ApiAuditReason()
   @ApiOkResponse({ type: BotTokenResetResponse })
   resetBotToken(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
+    @RequestAudit() audit: AuditContext,
   ): Promise<BotTokenResetResponse> {
-    return this.apps.resetBotToken(caller.userId, id);
+    return this.apps.resetBotToken(caller.userId, id, audit);
   }
 }

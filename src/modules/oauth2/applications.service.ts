@@ -8,6 +8,8 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
+import type { AuditContext } from '../audit/audit-context';
+import { AuditLog } from '../audit/audit-log.service';
 import { PasswordService } from '../auth/password.service';
 import { SessionEntity } from '../auth/session.entity';
 import { UserEntity } from '../users/user.entity';
@@ -54,6 +56,7 @@ export class ApplicationsService implements OnModuleInit {
     private readonly passwords: PasswordService,
     private readonly snowflakes: SnowflakeService,
     private readonly notifications: DatabaseNotifications,
+    private readonly audit: AuditLog,
   ) {}
 
   onModuleInit(): void {
@@ -188,6 +191,7 @@ export class ApplicationsService implements OnModuleInit {
     caller: SessionCaller,
     id: string,
     password: string | undefined,
+    context: AuditContext,
   ): Promise<ApplicationResponse> {
     const app = await this.getOwned(caller.userId, id);
     if (password !== undefined) {
@@ -206,16 +210,38 @@ export class ApplicationsService implements OnModuleInit {
       }
     }
     const clientSecret = randomToken(32);
-    await this.apps.update({ id: app.id }, { clientSecretHash: sha256(clientSecret) });
+    await this.db.transaction(async (m) => {
+      await m.update(ApplicationEntity, { id: app.id }, { clientSecretHash: sha256(clientSecret) });
+      await this.audit.record(m, {
+        ...context,
+        action: 'oauth2.client_secret.reset',
+        targetType: 'oauth2_application',
+        targetId: app.id,
+        metadata: { confirmed_with: password !== undefined ? 'password' : 'fresh_session' },
+      });
+    });
     this.changed(app.id);
     return toApplication(app, await this.users.getById(app.botUserId), { clientSecret });
   }
 
   /** New bot token; the old one stops working with the next request (one indexed lookup). */
-  async resetBotToken(ownerId: string, id: string): Promise<BotTokenResetResponse> {
+  async resetBotToken(
+    ownerId: string,
+    id: string,
+    context: AuditContext,
+  ): Promise<BotTokenResetResponse> {
     const app = await this.getOwned(ownerId, id);
     const botToken = newBotToken(app.id);
-    await this.apps.update({ id: app.id }, { botTokenHash: botToken.hash });
+    await this.db.transaction(async (m) => {
+      await m.update(ApplicationEntity, { id: app.id }, { botTokenHash: botToken.hash });
+      await this.audit.record(m, {
+        ...context,
+        action: 'oauth2.bot_token.reset',
+        targetType: 'oauth2_application',
+        targetId: app.id,
+        metadata: { bot_user_id: app.botUserId },
+      });
+    });
     this.changed(app.id);
     const bot = await this.users.getById(app.botUserId);
     return { token: botToken.token, bot: toApplicationBot(app, bot, botToken.token) };

@@ -1,6 +1,7 @@
 import { OAuth2Maintenance } from './oauth2-maintenance';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { SessionEntity } from '../auth/session.entity';
 import { GuildsModule } from '../guilds/guilds.module';
@@ -34,6 +35,7 @@ import { OAuth2Controller } from './oauth2.controller';
   imports: [
     UsersModule,
     AuthModule,
+    AuditModule,
     GuildsModule,
     TypeOrmModule.forFeature([
       ApplicationEntity,

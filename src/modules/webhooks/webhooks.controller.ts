@@ -13,6 +13,8 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
 import { ErrorResponse } from '../../common/http/error.response';
 import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
+import { RequestAudit, type AuditContext } from '../audit/audit-context';
+import { ApiAuditReason } from '../audit/audit-reason.decorator';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto, UpdateWebhookTokenDto } from './dto/update-webhook.dto';
 import { WebhookResponse, WebhookTokenResponse } from './webhook.response';
@@ -33,13 +35,15 @@ export class WebhooksController {
   @Post('channels/:channel_id/webhooks')
   @Auth({ kind: ['user', 'bot'] })
   @ApiOperation({ operationId: 'create_webhook' })
+  @ApiAuditReason()
   @ApiCreatedResponse({ type: WebhookResponse })
   create(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
     @Body() dto: CreateWebhookDto,
+    @RequestAudit() audit: AuditContext,
   ): Promise<WebhookResponse> {
-    return this.webhooks.create(caller.userId, channelId, dto);
+    return this.webhooks.create(caller.userId, channelId, dto, audit);
   }
 
   /** Webhooks of a channel. */
@@ -91,9 +95,14 @@ export class WebhooksController {
   @HttpCode(204)
   @Auth({ kind: ['user', 'bot'] })
   @ApiOperation({ operationId: 'delete_webhook' })
+  @ApiAuditReason()
   @ApiNoContentResponse({ description: 'Deleted' })
-  delete(@CurrentCaller() caller: Caller, @WebhookId() webhookId: string): Promise<void> {
-    return this.webhooks.delete(caller.userId, webhookId);
+  delete(
+    @CurrentCaller() caller: Caller,
+    @WebhookId() webhookId: string,
+    @RequestAudit() audit: AuditContext,
+  ): Promise<void> {
+    return this.webhooks.delete(caller.userId, webhookId, audit);
   }
 
   /** The webhook, authenticated by its token. */
@@ -124,8 +133,13 @@ export class WebhooksController {
   @HttpCode(204)
   @Public()
   @ApiOperation({ operationId: 'delete_webhook_with_token' })
+  @ApiAuditReason()
   @ApiNoContentResponse({ description: 'Deleted' })
-  deleteWithToken(@WebhookId() webhookId: string, @Param('token') token: string): Promise<void> {
-    return this.webhooks.deleteWithToken(webhookId, token);
+  deleteWithToken(
+    @WebhookId() webhookId: string,
+    @Param('token') token: string,
+    @RequestAudit() audit: AuditContext,
+  ): Promise<void> {
+    return this.webhooks.deleteWithToken(webhookId, token, audit);
   }
 }

@@ -3,6 +3,7 @@ import { WebhooksDiscovery } from './webhooks-discovery';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { StorageModule } from '../../infra/storage/storage.module';
+import { AuditModule } from '../audit/audit.module';
 import { GuildsModule } from '../guilds/guilds.module';
 import { UsersModule } from '../users/users.module';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -17,6 +18,7 @@ import { WebhooksService } from './webhooks.service';
   imports: [
     UsersModule,
     GuildsModule,
+    AuditModule,
     StorageModule,
     TypeOrmModule.forFeature([WebhookEntity, WebhookDeliveryEntity]),
   ],

@@ -15,6 +15,8 @@ import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
 import { AppConfig } from '../../config/app.config';
 import { AssetStorage } from '../../infra/storage/asset-storage.service';
+import type { AuditContext } from '../audit/audit-context';
+import { AuditLog } from '../audit/audit-log.service';
 import { GuildAccessService } from '../guilds/guild-access.service';
 import { hasPermission, Permissions } from '../guilds/permissions';
 import { UserEntity } from '../users/user.entity';
@@ -41,6 +43,7 @@ export class WebhooksService {
     private readonly assets: AssetStorage,
     private readonly config: AppConfig,
     private readonly cache: WebhookTokenCache,
+    private readonly audit: AuditLog,
   ) {}
 
   private token(w: WebhookEntity): string {
@@ -74,7 +77,12 @@ export class WebhooksService {
     }
   }
 
-  async create(userId: string, channelId: string, dto: CreateWebhookDto): Promise<WebhookResponse> {
+  async create(
+    userId: string,
+    channelId: string,
+    dto: CreateWebhookDto,
+    context: AuditContext,
+  ): Promise<WebhookResponse> {
     const channel = await this.access.requireChannelPermission(
       userId,
       channelId,
@@ -98,6 +106,13 @@ export class WebhooksService {
         createdAt: new Date(),
       });
       await m.insert(WebhookEntity, w);
+      await this.audit.record(m, {
+        ...context,
+        action: 'webhook.create',
+        targetType: 'webhook',
+        targetId: id,
+        metadata: { name: w.name, guild_id: w.guildId, channel_id: channelId },
+      });
       return w;
     });
     const creator = await this.dataSource.getRepository(UserEntity).findOneBy({ id: userId });
@@ -201,15 +216,37 @@ export class WebhooksService {
     return Object.assign(webhook, patch);
   }
 
-  async delete(userId: string, webhookId: string): Promise<void> {
-    await this.manageable(userId, webhookId);
-    await this.dataSource.getRepository(WebhookEntity).delete({ id: webhookId });
-    this.cache.evict(webhookId);
+  async delete(userId: string, webhookId: string, context: AuditContext): Promise<void> {
+    const webhook = await this.manageable(userId, webhookId);
+    await this.deleteAudited(webhook, context, 'credential');
   }
 
-  async deleteWithToken(webhookId: string, token: string): Promise<void> {
-    await this.byToken(webhookId, token);
-    await this.dataSource.getRepository(WebhookEntity).delete({ id: webhookId });
-    this.cache.evict(webhookId);
+  /** Deleting with the token: whoever holds it acts (anonymously). */
+  async deleteWithToken(webhookId: string, token: string, context: AuditContext): Promise<void> {
+    const webhook = await this.byToken(webhookId, token);
+    await this.deleteAudited(webhook, context, 'token');
+  }
+
+  private async deleteAudited(
+    webhook: WebhookEntity,
+    context: AuditContext,
+    via: 'credential' | 'token',
+  ): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      await m.delete(WebhookEntity, { id: webhook.id });
+      await this.audit.record(m, {
+        ...context,
+        action: 'webhook.delete',
+        targetType: 'webhook',
+        targetId: webhook.id,
+        metadata: {
+          name: webhook.name,
+          guild_id: webhook.guildId,
+          channel_id: webhook.channelId,
+          via,
+        },
+      });
+    });
+    this.cache.evict(webhook.id);
   }
 }
