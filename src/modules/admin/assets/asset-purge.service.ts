@@ -10,7 +10,7 @@ import { actorOf, type Actor } from '../../audit/actor';
 import { AuditLog } from '../../audit/audit-log.service';
 import type { PurgeGuildAssetsRequest } from './purge-guild-assets.dto';
 import { toGuildAssetPurgeResult, type GuildPurgeOutcome } from './purge-guild-assets.mapper';
-import type { PurgeGuildAssetsResponse } from './purge-guild-assets.response';
+import type { PurgeGuildAssetsResponseSchema } from './purge-guild-assets.response';
 
 /** `errors[]` entries of a guild's purge result. */
 export const PurgeError = {
@@ -49,7 +49,7 @@ export class AssetPurgeService {
     caller: AdminCaller,
     dto: PurgeGuildAssetsRequest,
     reason: string | null,
-  ): Promise<PurgeGuildAssetsResponse> {
+  ): Promise<PurgeGuildAssetsResponseSchema> {
     const actor = actorOf(caller);
     // The DTO has validated every id; duplicates are purged once.
     const guildIds = [...new Set(dto.guild_ids.map((id) => parseSnowflake(id) as string))];

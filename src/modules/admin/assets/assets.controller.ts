@@ -8,7 +8,7 @@ import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 import { AssetPurgeService } from './asset-purge.service';
 import { PurgeGuildAssetsRequest } from './purge-guild-assets.dto';
-import { PurgeGuildAssetsResponse } from './purge-guild-assets.response';
+import { PurgeGuildAssetsResponseSchema } from './purge-guild-assets.response';
 
 @ApiTags('Admin')
 @ApiStandardErrors()
@@ -29,12 +29,12 @@ export class AssetsController {
       'with `errors: ["UNKNOWN_GUILD"]`, a file that could not be deleted with ' +
       '`DELETE_FAILED: <file key>`. Each guild gets one audit entry `asset.purge`.',
   })
-  @ApiOkResponse({ type: PurgeGuildAssetsResponse })
+  @ApiOkResponse({ type: PurgeGuildAssetsResponseSchema })
   purge(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: PurgeGuildAssetsRequest,
     @AuditReason() reason: string | null,
-  ): Promise<PurgeGuildAssetsResponse> {
+  ): Promise<PurgeGuildAssetsResponseSchema> {
     return this.purges.purge(caller, dto, reason);
   }
 }

@@ -2,15 +2,16 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** What the purge did for one guild. */
 export class GuildAssetPurgeResult {
+  /** The requested guild id. */
   @ApiProperty({ example: '1300000000000000000' })
   guild_id: string;
 
   /** Files deleted from storage (icon, banner and webhook avatar files, current and former). */
-  @ApiProperty({ example: 3 })
+  @ApiProperty({ type: 'integer', example: 3 })
   deleted: number;
 
   /** Bytes those files took. */
-  @ApiProperty({ example: 48213 })
+  @ApiProperty({ type: 'integer', example: 48213 })
   bytes_freed: number;
 
   /**
@@ -22,7 +23,7 @@ export class GuildAssetPurgeResult {
 }
 
 /** PurgeGuildAssetsResponseSchema. */
-export class PurgeGuildAssetsResponse {
+export class PurgeGuildAssetsResponseSchema {
   /** One entry per requested guild, in request order. */
   @ApiProperty({ type: [GuildAssetPurgeResult] })
   results: GuildAssetPurgeResult[];
