@@ -551,6 +551,47 @@ describe('Admin audit log', () => {
     });
   });
 
+  describe('OpenAPI', () => {
+    it('documents both routes: ACL, bodies (action as oneOf) and the page schema', async () => {
+      const doc = (await http(app).get('/docs/openapi.json')).body as {
+        paths: Record<string, Record<string, Record<string, unknown>>>;
+        components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+      };
+      const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+      for (const [path, operationId, body] of [
+        ['/v1/admin/audit-logs', 'list_audit_logs', 'ListAuditLogsRequest'],
+        ['/v1/admin/audit-logs/search', 'search_audit_logs', 'SearchAuditLogsRequest'],
+      ]) {
+        const op = doc.paths[path].post as {
+          operationId: string;
+          description: string;
+          security: unknown;
+          requestBody: { content: Record<string, { schema: unknown }> };
+          responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+        };
+        expect(op.operationId).toBe(operationId);
+        expect(op.description).toContain('audit_log:view');
+        expect(op.security).toEqual([{ adminApiKey: [] }]);
+        expect(op.requestBody.content['application/json'].schema).toEqual(ref(body));
+        expect(op.responses['200'].content?.['application/json'].schema).toEqual(
+          ref('AuditLogsListResponseSchema'),
+        );
+      }
+      const { schemas } = doc.components;
+      expect(schemas.ListAuditLogsRequest.properties.action).toMatchObject({
+        oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+      });
+      expect(Object.keys(schemas.SearchAuditLogsRequest.properties).sort()).toEqual(
+        [...Object.keys(schemas.ListAuditLogsRequest.properties), 'query'].sort(),
+      );
+      expect(schemas.AuditLogsListResponseSchema.properties.entries).toEqual({
+        type: 'array',
+        items: ref('AuditLogEntryResponse'),
+      });
+      expect(Object.keys(schemas.AuditLogEntryResponse.properties).sort()).toEqual(KEYS);
+    });
+  });
+
   describe('transactions', () => {
     it('a failed admin write leaves no entry (same transaction)', async () => {
       const db = app.get(DataSource);
