@@ -345,6 +345,52 @@ describe('Admin audit log', () => {
     });
   });
 
+  describe('behind a proxy', () => {
+    let proxied: NestExpressApplication;
+    beforeAll(async () => {
+      proxied = await createTestApp({ env: { TRUST_PROXY: 'on', IP_AUTHORIZATION: 'on' } });
+    });
+    afterAll(() => proxied.close());
+
+    it('records the forwarded client address, and the login an IP authorization completes', async () => {
+      const user = await registerUser(proxied);
+      const from = (ip: string) =>
+        http(proxied)
+          .post('/v1/auth/login')
+          .set('X-Forwarded-For', ip)
+          .send({ email: user.email, password: user.password });
+      const wrong = await http(proxied)
+        .post('/v1/auth/login')
+        .set('X-Forwarded-For', '2001:db8::7')
+        .send({ email: user.email, password: 'wrong-Passw0rd-1' });
+      expect(wrong.status).toBe(400);
+      const denied = await from('203.0.113.9');
+      expect(denied.status).toBe(403);
+      const token = mailToken(proxied, user.email, 'authorize_ip');
+      await http(proxied).post('/v1/auth/authorize-ip').send({ token }).expect(204);
+      const done = await http(proxied)
+        .get('/v1/auth/ip-authorization/poll')
+        .query({ ticket: denied.body.ticket as string });
+      expect(done.body).toMatchObject({ completed: true, user_id: user.userId });
+
+      expect(await entries({ target_id: user.userId })).toEqual([
+        expect.objectContaining({
+          action: 'auth.login',
+          actor_type: 'user',
+          actor_id: user.userId,
+          metadata: { method: 'ip_authorization', mfa_required: false },
+          ip: '203.0.113.9',
+        }),
+        expect.objectContaining({
+          action: 'auth.login.failed',
+          actor_type: 'anonymous',
+          metadata: { reason: 'wrong_password' },
+          ip: '2001:db8::7',
+        }),
+      ]);
+    });
+  });
+
   describe('filters and pagination', () => {
     it('filters by action (string and array), actor, target and dates', async () => {
       const root = await createAdminKey(app, ['*']);

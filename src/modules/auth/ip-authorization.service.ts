@@ -5,6 +5,8 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
+import { userActor } from '../audit/actor';
+import { AuditLog } from '../audit/audit-log.service';
 import type { UserEntity } from '../users/user.entity';
 import { AuthTicketEntity } from './auth-ticket.entity';
 import type { IpAuthorizationPollResponse } from './auth.response';
@@ -31,6 +33,7 @@ export class IpAuthorizationService {
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
     private readonly sessions: SessionsService,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Whether this login must be authorized by e-mail first. */
@@ -112,6 +115,15 @@ export class IpAuthorizationService {
         { ip: row.ip, userAgent: row.userAgent ?? undefined },
         m,
       );
+      // The login that the new address interrupted completes here.
+      await this.audit.record(m, {
+        actor: userActor(row.userId),
+        action: 'auth.login',
+        targetType: 'user',
+        targetId: row.userId,
+        metadata: { method: 'ip_authorization', mfa_required: false },
+        ip: row.ip,
+      });
       return { completed: true, token, user_id: row.userId };
     });
   }
