@@ -49,9 +49,8 @@ export class AdminAuditLogsService {
   async list(dto: ListAuditLogsRequest): Promise<AuditLogsListResponseSchema> {
     const cursor = this.cursorOf(dto, 'list');
     const limit = dto.limit ?? DEFAULT_LIMIT;
-    const filters = this.filters(dto);
-    const counted = this.count(filters.sql, [...filters.params]);
-    const page = filters;
+    const page = this.filters(dto);
+    const counted = this.count(page.sql, [...page.params]);
     if (cursor?.kind === 'list') page.add((p) => `e.id < ${p}`, cursor.beforeId);
     const offset = cursor ? 0 : (dto.offset ?? 0);
     const [rows, total] = await Promise.all([
@@ -76,15 +75,15 @@ export class AdminAuditLogsService {
     const cursor = this.cursorOf(dto, 'search');
     const limit = dto.limit ?? DEFAULT_LIMIT;
     const offset = cursor?.kind === 'search' ? cursor.offset : (dto.offset ?? 0);
+    // The query is parameter $1, used by the match and the rank alike.
     const where = new Where();
     where.add((p) => `e.search @@ websearch_to_tsquery('english', ${p})`, dto.query);
     const filters = this.filters(dto, where);
     const counted = this.count(filters.sql, [...filters.params]);
-    const rankQuery = filters.param(dto.query);
     const [rows, total] = await Promise.all([
       this.db.query<AuditLogEntryEntity[]>(
         `SELECT ${COLUMNS} FROM audit_log_entries e ${filters.sql}
-          ORDER BY ts_rank(e.search, websearch_to_tsquery('english', ${rankQuery})) DESC, e.id DESC
+          ORDER BY ts_rank(e.search, websearch_to_tsquery('english', $1)) DESC, e.id DESC
           LIMIT ${filters.param(limit + 1)} OFFSET ${filters.param(offset)}`,
         filters.params,
       ),
