@@ -58,6 +58,8 @@ export class AppConfig {
     maxListLimit: number;
   };
   readonly adminEmail: string | null;
+  /** Data archives: kept `retentionDays` after the request; signed download links live `downloadUrlTtlSeconds`. */
+  readonly archives: { retentionDays: number; downloadUrlTtlSeconds: number };
   /** SIGTERM/SIGINT: serve `graceMs` more (readiness 503), then drain for at most `timeoutMs`. */
   readonly shutdown: { graceMs: number; timeoutMs: number };
 
@@ -131,6 +133,10 @@ export class AppConfig {
       maxListLimit: 200,
     };
     this.adminEmail = env.ADMIN_EMAIL ?? null;
+    this.archives = {
+      retentionDays: env.ARCHIVE_RETENTION_DAYS ?? 30,
+      downloadUrlTtlSeconds: env.ARCHIVE_DOWNLOAD_URL_TTL_SECONDS ?? 86_400,
+    };
     this.shutdown = {
       // A load balancer needs a few seconds to see readiness fail; elsewhere nobody is listening.
       graceMs: env.SHUTDOWN_GRACE_MS ?? (this.env === 'production' ? 5_000 : 0),

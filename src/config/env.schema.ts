@@ -73,6 +73,13 @@ export class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) SHUTDOWN_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000) SHUTDOWN_TIMEOUT_MS?: number;
   @IsOptional() @IsEmail() ADMIN_EMAIL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3650) ARCHIVE_RETENTION_DAYS?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(604_800)
+  ARCHIVE_DOWNLOAD_URL_TTL_SECONDS?: number;
 }
 
 /** Validates `process.env`; a bad value stops the boot with a message naming the variable. */
