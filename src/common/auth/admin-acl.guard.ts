@@ -12,7 +12,7 @@ export function hasAcl(acls: readonly string[], required: string): boolean {
 
 /**
  * Admin routes: an admin API key must be present (401 otherwise, whatever other credential was
- * sent) and hold the route's ACL (403 `MISSING_ACL`).
+ * sent) and hold the route's ACL, or one of its ACLs when it names several (403 `MISSING_ACL`).
  */
 @Injectable()
 export class AdminAclGuard implements CanActivate {
@@ -26,8 +26,16 @@ export class AdminAclGuard implements CanActivate {
     const caller = context.switchToHttp().getRequest<ParleyRequest>().caller;
     // A user, bot or OAuth2 credential is no admin credential at all: 401, like none.
     if (caller?.kind !== 'admin') throw new ApiError(ErrorCode.Unauthorized);
-    if (opts.acl && !hasAcl(caller.acls, opts.acl)) {
-      throw new ApiError(ErrorCode.MissingAcl, undefined, { required_acl: opts.acl });
+    const required = opts.acls;
+    if (required.length > 0 && !required.some((acl) => hasAcl(caller.acls, acl))) {
+      throw new ApiError(
+        ErrorCode.MissingAcl,
+        undefined,
+        // Several ACLs: any one of them admits the key (required_acl names the first).
+        required.length === 1
+          ? { required_acl: required[0] }
+          : { required_acl: required[0], required_acls: required },
+      );
     }
     return true;
   }

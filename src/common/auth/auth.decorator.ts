@@ -21,8 +21,8 @@ export interface AuthOptions {
   kind: AuthKind | AuthKind[];
   /** OAuth2 scopes a bearer token must carry (all of them). */
   scopes?: string[];
-  /** The admin ACL the key must hold (`*` grants every ACL). */
-  acl?: string;
+  /** The admin ACL the key must hold, or several of which it must hold one (`*` grants every ACL). */
+  acl?: string | string[];
 }
 
 const SECURITY: Record<AuthKind, string> = {
@@ -35,7 +35,8 @@ const SECURITY: Record<AuthKind, string> = {
 /** Declares who may call a route: sets the guard metadata and the Swagger security at once. */
 export function Auth(options: AuthOptions): MethodDecorator & ClassDecorator {
   const kinds = Array.isArray(options.kind) ? options.kind : [options.kind];
-  const resolved: ResolvedAuthOptions = { kinds, scopes: options.scopes ?? [], acl: options.acl };
+  const acls = options.acl === undefined ? [] : [options.acl].flat();
+  const resolved: ResolvedAuthOptions = { kinds, scopes: options.scopes ?? [], acls };
   const admin = kinds.includes('admin');
   if (admin && kinds.length > 1) throw new Error('admin routes accept admin keys only');
   return applyDecorators(

@@ -12,5 +12,6 @@ export type AuthKind = 'user' | 'bot' | 'bearer' | 'admin';
 export interface ResolvedAuthOptions {
   kinds: AuthKind[];
   scopes: string[];
-  acl?: string;
+  /** Admin ACLs of which the key must hold at least one (empty: any admin key). */
+  acls: string[];
 }

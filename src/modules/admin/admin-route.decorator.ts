@@ -9,8 +9,11 @@ import type { AdminAclName } from './acls';
 export interface AdminRouteOptions {
   operationId: string;
   summary: string;
-  /** The ACL the key must hold; stated in the operation's description. */
-  acl: AdminAclName;
+  /**
+   * The ACL the key must hold, or several of which it must hold one (any-of); stated in the
+   * operation's description.
+   */
+  acl: AdminAclName | AdminAclName[];
   /** Rate-limit bucket (per key): `admin` unless the route has a tighter one. */
   bucket?: Extract<BucketName, 'admin' | 'admin:bans' | 'admin:bulk'>;
   /** The route changes state and records `X-Audit-Log-Reason`. */
@@ -24,7 +27,12 @@ export interface AdminRouteOptions {
  * rate-limit bucket, and Swagger text that names the ACL, so Swagger UI shows what a key needs.
  */
 export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
-  const aclLine = `**Requires ACL \`${options.acl}\`** (or \`*\`). Authorize with \`Admin adm_<key_id>_<secret>\`.`;
+  const acls = [options.acl].flat();
+  const required =
+    acls.length === 1
+      ? `**Requires ACL \`${acls[0]}\`**`
+      : `**Requires one of the ACLs ${acls.map((a) => `\`${a}\``).join(', ')}**`;
+  const aclLine = `${required} (or \`*\`). Authorize with \`Admin adm_<key_id>_<secret>\`.`;
   return applyDecorators(
     ApiOperation({
       operationId: options.operationId,
