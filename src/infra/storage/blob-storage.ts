@@ -1,4 +1,6 @@
-import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { dirname, join, normalize, sep } from 'node:path';
 
 /**
@@ -11,6 +13,10 @@ export abstract class BlobStorage {
   abstract list(prefix: string): Promise<BlobInfo[]>;
   /** Deletes a blob; returns the bytes it freed (0 when there was no such blob). */
   abstract delete(key: string): Promise<number>;
+  /** Stores the file at `sourcePath` (a large file, never read into memory) under `key`. */
+  abstract putFile(key: string, sourcePath: string): Promise<void>;
+  /** A streaming read of a blob with its size, or null when there is no such blob. */
+  abstract open(key: string): Promise<{ stream: Readable; size: number } | null>;
 }
 
 export interface BlobInfo {
@@ -38,6 +44,25 @@ export class LocalBlobStorage extends BlobStorage {
     const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(tmp, data);
     await rename(tmp, target);
+  }
+
+  async putFile(key: string, sourcePath: string): Promise<void> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    await copyFile(sourcePath, tmp);
+    await rename(tmp, target);
+  }
+
+  async open(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const target = this.path(key);
+    try {
+      const { size } = await stat(target);
+      return { stream: createReadStream(target), size };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
   }
 
   async list(prefix: string): Promise<BlobInfo[]> {

@@ -1,0 +1,57 @@
+import { Controller, Get, Param, Query, StreamableFile } from '@nestjs/common';
+import {
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Public } from '../../../common/auth/auth.decorator';
+import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
+import { ErrorResponse } from '../../../common/http/error.response';
+import { ArchivesService } from './archives.service';
+
+/** The signed download link of an archive (outside /admin: the signature is the credential). */
+@ApiTags('Admin')
+@ApiStandardErrors()
+@Controller('archives')
+export class ArchiveDownloadController {
+  constructor(private readonly archives: ArchivesService) {}
+
+  @Get(':archiveId/download')
+  @Public()
+  @ApiOperation({
+    operationId: 'download_archive',
+    summary: 'Download an archive through its signed link',
+    description:
+      'The URL handed out by `get_archive_download_url`; no `Authorization` header is needed. ' +
+      'A tampered, foreign or expired link, or an archive no longer available → 403 `ACCESS_DENIED`.',
+  })
+  @ApiParam({ name: 'archiveId', type: String })
+  @ApiQuery({ name: 'expires', type: String, description: 'Unix time (s) the link expires at' })
+  @ApiQuery({
+    name: 'signature',
+    type: String,
+    description: 'HMAC-SHA-256 of the link (base64url)',
+  })
+  @ApiProduces('application/zip')
+  @ApiOkResponse({
+    description: 'The zip (one JSON file per kind of data, plus manifest.json)',
+    schema: { type: 'string', format: 'binary' },
+  })
+  @ApiForbiddenResponse({ type: ErrorResponse, description: 'Invalid or expired link' })
+  async download(
+    @Param('archiveId') archiveId: string,
+    @Query('expires') expires: unknown,
+    @Query('signature') signature: unknown,
+  ): Promise<StreamableFile> {
+    const file = await this.archives.open(archiveId, expires, signature);
+    return new StreamableFile(file.stream, {
+      type: 'application/zip',
+      length: file.size,
+      disposition: `attachment; filename="${file.filename}"`,
+    });
+  }
+}
