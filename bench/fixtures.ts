@@ -4,6 +4,7 @@
  * raw message INSERT) that HTTP rows are compared with in the same run.
  */
 import definitions from '@octokit/webhooks-examples';
+import { hash, randomBytes } from 'node:crypto';
 import { transformChatCompat } from '../src/modules/webhooks/transformers/chatcompat.transformer';
 import type { MessageDraft } from '../src/modules/guilds/embeds/embed';
 import { transformRepoHost } from '../src/modules/webhooks/transformers/repohost.transformer';
@@ -30,6 +31,44 @@ export async function newUser(ctx: BenchContext): Promise<BenchUser> {
     body: { consent: true, date_of_birth: '1990-01-01', email, password, username },
   });
   return { email, password, token: res.token, userId: res.user_id };
+}
+
+export interface BenchAdminKey {
+  key: string;
+  userId: string;
+}
+
+/**
+ * An admin key with ACL `*` for a fresh account, made the way `admin:bootstrap` makes one (the
+ * user promoted, the key's SHA-256 stored), written directly: no key exists yet to mint one with.
+ */
+export async function newAdminKey(ctx: BenchContext): Promise<BenchAdminKey> {
+  const user = await newUser(ctx);
+  await ctx.query(`UPDATE users SET acls = '{*}' WHERE id = $1`, [user.userId]);
+  const id = (
+    (BigInt(Date.now() - 1_420_070_400_000) << 22n) |
+    BigInt(randomBytes(2).readUInt16BE() & 0x3fffff)
+  ).toString();
+  const key = `adm_${id}_${randomBytes(32).toString('base64url')}`;
+  await ctx.query(
+    `INSERT INTO admin_api_keys (id, user_id, name, token_hash, acls) VALUES ($1, $2, 'bench', $3, '{*}')`,
+    [id, user.userId, hash('sha256', key, 'buffer')],
+  );
+  return { key, userId: user.userId };
+}
+
+/** IP bans the ban check runs against (TEST-NET-2/3 ranges and a documentation IPv6 prefix). */
+export const BENCH_IP_BANS = 1_000;
+
+/** Seeds BENCH_IP_BANS IP bans (idempotent): none of them covers the loopback bench client. */
+export async function seedIpBans(ctx: BenchContext): Promise<void> {
+  await ctx.query(
+    `INSERT INTO ip_bans (id, range, reason)
+     SELECT 9000000000000000000 + n, ('2001:db8:' || to_hex(n) || '::/48')::cidr, 'bench'
+       FROM generate_series(1, $1::int) AS n
+     ON CONFLICT DO NOTHING`,
+    [BENCH_IP_BANS],
+  );
 }
 
 /** `n` fresh accounts, registered `concurrency` at a time (argon2 runs on the server's pool). */

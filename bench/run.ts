@@ -307,6 +307,7 @@ interface RuntimeServers {
   bareNest?: ServerProcess;
   parley?: ServerProcess;
   parleyRl?: ServerProcess;
+  parleyNoBans?: ServerProcess;
   /** Why a server is missing. */
   failed: Partial<Record<HttpTarget['server'], string>>;
 }
@@ -314,6 +315,7 @@ interface RuntimeServers {
 function serverFor(servers: RuntimeServers, kind: HttpTarget['server']): ServerProcess | undefined {
   if (kind === 'bare') return servers.bare;
   if (kind === 'bare-nest') return servers.bareNest;
+  if (kind === 'parley-no-ip-bans') return servers.parleyNoBans;
   return kind === 'parley' ? servers.parley : servers.parleyRl;
 }
 
@@ -486,7 +488,13 @@ async function measureCeiling(
   cwd: string,
   servers: RuntimeServers,
 ): Promise<Row> {
-  for (const s of [servers.parley, servers.parleyRl, servers.bare, servers.bareNest])
+  for (const s of [
+    servers.parley,
+    servers.parleyRl,
+    servers.parleyNoBans,
+    servers.bare,
+    servers.bareNest,
+  ])
     await s?.quiet();
   const r = await runCeiling(runtime, cwd, {
     ...work,
@@ -843,6 +851,13 @@ async function main(): Promise<number> {
               }),
             );
           }
+          if (selection.targets.some((t) => t.server === 'parley-no-ip-bans')) {
+            servers.parleyNoBans = await start(
+              'parley-no-ip-bans',
+              `parley-no-ip-bans-${i}`,
+              parleyOn(`parley-no-ip-bans-${i}`, { IP_BANS: 'off' }),
+            );
+          }
           const ctx = servers.parley
             ? makeContext(servers.parley.url, dbNow.url, pool!)
             : undefined;
@@ -868,7 +883,13 @@ async function main(): Promise<number> {
             };
           }
         } finally {
-          for (const s of [servers.bare, servers.bareNest, servers.parley, servers.parleyRl])
+          for (const s of [
+            servers.bare,
+            servers.bareNest,
+            servers.parley,
+            servers.parleyRl,
+            servers.parleyNoBans,
+          ])
             await stopTracked(s);
         }
       }
@@ -896,6 +917,9 @@ async function main(): Promise<number> {
       (reports.some((r) => r.rows.some((row) => row.server === 'parley-rl'))
         ? '; the "rate limits on" rows on a second process with RATE_LIMITS=on, ' +
           `${process.env.BENCH_REDIS_URL ? 'Redis' : 'memory'} storage and every bucket at 10⁹/s`
+        : '') +
+      (reports.some((r) => r.rows.some((row) => row.server === 'parley-no-ip-bans'))
+        ? '; the "IP ban check off" rows on a third process with IP_BANS=off (the same database and its IP bans)'
         : '') +
       '; the bare Express 5 baseline (`dist/bench/bare-express.js`) on the same runtime' +
       (reports.some((r) => r.rows.some((row) => row.server === 'bare-nest'))

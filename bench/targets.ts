@@ -5,8 +5,10 @@ import {
   CHATCOMPAT_BODY,
   chatCompatDraft,
   insertWork,
+  newAdminKey,
   newOAuthClient,
   newUser,
+  seedIpBans,
   newUsers,
   newWebhook,
   PUSH_PAYLOAD,
@@ -68,7 +70,7 @@ export interface HttpTarget extends TargetCommon, BenchRequest {
    * Which server answers: the bare Express baseline, Parley with rate limits off, or Parley with
    * rate limits on (memory storage, every bucket raised so that nothing is refused).
    */
-  server: 'bare' | 'bare-nest' | 'parley' | 'parley-rl';
+  server: 'bare' | 'bare-nest' | 'parley' | 'parley-rl' | 'parley-no-ip-bans';
   /** Status every response must have (default 200). */
   expectStatus?: number;
   setup?: (ctx: BenchContext) => Promise<Partial<BenchRequest>>;
@@ -142,7 +144,32 @@ export const TARGETS: BenchTarget[] = [
     server: 'parley',
     method: 'GET',
     path: '/v1/users/@me',
-    setup: async (ctx) => ({ headers: { authorization: (await newUser(ctx)).token } }),
+    setup: async (ctx) => {
+      // The IP ban check (on in every Parley row) looks at a non-empty ban list.
+      await seedIpBans(ctx);
+      return { headers: { authorization: (await newUser(ctx)).token } };
+    },
+  },
+  {
+    name: `${ME}, IP ban check off`,
+    group: 'accounts bans',
+    reference: ME,
+    server: 'parley-no-ip-bans',
+    method: 'GET',
+    path: '/v1/users/@me',
+    setup: async (ctx) => {
+      await seedIpBans(ctx);
+      return { headers: { authorization: (await newUser(ctx)).token } };
+    },
+  },
+  {
+    name: 'GET /v1/admin/api-keys (admin key)',
+    group: 'admin',
+    reference: BARE_NEST,
+    server: 'parley',
+    method: 'GET',
+    path: '/v1/admin/api-keys',
+    setup: async (ctx) => ({ headers: { authorization: `Admin ${(await newAdminKey(ctx)).key}` } }),
   },
   {
     name: `GET /v1/users/@me (${SESSIONS.toLocaleString('en-US')} sessions round-robin)`,

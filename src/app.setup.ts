@@ -54,7 +54,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
     express.set('trust proxy', v === 'on' || v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
   }
   // Banned clients are refused here, before any route, parser or guard runs (ip-ban-gate.ts).
-  express.use(app.get(IpBanGate).middleware);
+  if (config.ipBans) express.use(app.get(IpBanGate).middleware);
+  else log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
   express.use((req, _res, next) => {
     if (ROOT_ALIASES.has(req.path)) req.url = `/v1${req.url}`;
     next();

@@ -50,6 +50,8 @@ export class AppConfig {
   readonly workerId: number;
   readonly logLevel: string;
   readonly rateLimits: { enabled: boolean; buckets: BucketTable };
+  /** Whether banned IPs are refused (off only to measure the check's cost in load benchmarks). */
+  readonly ipBans: boolean;
   readonly secretKey: Buffer;
   readonly limits: {
     jsonBodyBytes: number;
@@ -123,6 +125,7 @@ export class AppConfig {
       throw new Error(`Invalid configuration:\n  ${(e as Error).message}`);
     }
     this.rateLimits = { enabled: on(env.RATE_LIMITS, true), buckets };
+    this.ipBans = on(env.IP_BANS, true);
     this.secretKey = env.SECRET_KEY
       ? Buffer.from(env.SECRET_KEY, 'hex')
       : loadOrCreateSecretKey(this.dataDir);

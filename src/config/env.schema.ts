@@ -61,6 +61,7 @@ export class EnvSchema {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
   @IsOptional() @IsIn(['on', 'off']) RATE_LIMITS?: string;
+  @IsOptional() @IsIn(['on', 'off']) IP_BANS?: string;
   @IsOptional()
   @Matches(/^\s*([a-z0-9:_-]+=\d+\/\d+(ms|s|m|h)\s*)(,\s*[a-z0-9:_-]+=\d+\/\d+(ms|s|m|h)\s*)*$/, {
     message: 'must look like "bucket=limit/window,…" e.g. "global=100/1s,auth:login=5/10s"',
