@@ -109,7 +109,7 @@ describe('Admin audit log', () => {
   });
 
   describe('security events', () => {
-    it('admin writes name the key and its owner, with the reason', async () => {
+    it('admin writes name the key and its owner, with the reason and the client address', async () => {
       const root = await createAdminKey(app, ['*']);
       const keyId = await adminWrite(root, 'for the auditors', 'onboarding the audit team');
       expect(await entries({ target_type: 'admin_api_key', target_id: keyId })).toEqual([
@@ -124,9 +124,24 @@ describe('Admin audit log', () => {
           target_id: keyId,
           reason: 'onboarding the audit team',
           metadata: { name: 'for the auditors', acls: ['audit_log:view'], expires_at: null },
-          // The admin routes do not pass the client address yet (the security events do).
-          ip: null,
+          // supertest's ::ffff:127.0.0.1, as clientIpOf records it.
+          ip: '127.0.0.1',
         },
+      ]);
+
+      // Every admin write carries the address, not only the creation.
+      await http(app)
+        .delete(`/v1/admin/api-keys/${keyId}`)
+        .set('Authorization', root.header)
+        .set('X-Audit-Log-Reason', 'offboarding')
+        .expect(200);
+      expect(await entries({ action: 'admin_api_key.delete', target_id: keyId })).toEqual([
+        expect.objectContaining({
+          actor_type: 'admin_key',
+          actor_id: root.keyId,
+          reason: 'offboarding',
+          ip: '127.0.0.1',
+        }),
       ]);
     });
 
@@ -545,7 +560,7 @@ describe('Admin audit log', () => {
             target_type: 'admin_api_key',
             target_id: keyId,
             reason: `revoking access for ${w} contractors`,
-            ip: null,
+            ip: '127.0.0.1',
           },
         ],
         total: 1,

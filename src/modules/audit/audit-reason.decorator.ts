@@ -1,6 +1,5 @@
-import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { ApiHeader } from '@nestjs/swagger';
 import { applyDecorators } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
@@ -33,13 +32,6 @@ export function auditReasonOf(req: Pick<Request, 'headers'>): string | null {
   }
   return decoded;
 }
-
-const ReasonParam = createParamDecorator((_data: unknown, ctx: ExecutionContext) =>
-  auditReasonOf(ctx.switchToHttp().getRequest<Request>()),
-);
-
-/** Handler parameter: the audit reason of the request (and the header in Swagger). */
-export const AuditReason = (): ParameterDecorator => ReasonParam();
 
 /** Documents `X-Audit-Log-Reason` on a route that records it. */
 export const ApiAuditReason = () =>

@@ -5,7 +5,7 @@ import type { AdminCaller } from '../../../common/auth/caller';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { ParseSnowflakePipe } from '../../../common/snowflake/parse-snowflake.pipe';
-import { AuditReason } from '../../audit/audit-reason.decorator';
+import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 import { CreateAdminApiKeyRequest } from './admin-api-key.dto';
@@ -37,9 +37,9 @@ export class AdminApiKeysController {
   create(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: CreateAdminApiKeyRequest,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<CreateAdminApiKeyResponse> {
-    return this.keys.create(caller, dto, reason);
+    return this.keys.create(caller, dto, audit);
   }
 
   @Get()
@@ -64,8 +64,8 @@ export class AdminApiKeysController {
   delete(
     @CurrentCaller() caller: AdminCaller,
     @Param('keyId', new ParseSnowflakePipe(ErrorCode.AdminApiKeyNotFound)) keyId: string,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<DeleteApiKeyResponse> {
-    return this.keys.delete(caller, keyId, reason);
+    return this.keys.delete(caller, keyId, audit);
   }
 }

@@ -15,7 +15,7 @@ import { parseSnowflake } from '../../../common/snowflake/snowflake';
 import { PreparedStatement } from '../../../database/prepared';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../../database/notifications';
 import { inTransaction } from '../../../database/transaction';
-import { actorOf, type Actor } from '../../audit/actor';
+import type { AuditContext } from '../../audit/audit-context';
 import { AuditLog } from '../../audit/audit-log.service';
 import { effectiveAcls, isKnownAcl, ungrantableAcls } from '../acls';
 import type { CreateAdminApiKeyRequest } from './admin-api-key.dto';
@@ -94,7 +94,7 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
   async create(
     caller: AdminCaller,
     dto: CreateAdminApiKeyRequest,
-    reason: string | null,
+    audit: AuditContext,
   ): Promise<CreateAdminApiKeyResponse> {
     const unknown = dto.acls.flatMap((acl, i) =>
       isKnownAcl(acl) ? [] : [fieldError(`acls.${i}`, FieldErrorCode.InvalidAcl)],
@@ -115,11 +115,12 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
         expiresInDays: dto.expires_in_days,
       });
       await this.audit.record(manager, {
-        actor: actorOf(caller),
+        actor: audit.actor,
         action: 'admin_api_key.create',
         targetType: 'admin_api_key',
         targetId: minted.key.id,
-        reason,
+        reason: audit.reason,
+        ip: audit.ip,
         metadata: { name: dto.name, acls: minted.key.acls, expires_at: minted.key.expiresAt },
       });
       return minted;
@@ -171,9 +172,8 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
   async delete(
     caller: AdminCaller,
     keyId: string,
-    reason: string | null,
+    audit: AuditContext,
   ): Promise<DeleteApiKeyResponse> {
-    const actor: Actor = actorOf(caller);
     await this.db.transaction(async (manager) => {
       const deleted = await manager.query<[unknown[], number]>(
         'DELETE FROM admin_api_keys WHERE id = $1 AND user_id = $2 RETURNING name',
@@ -181,11 +181,12 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
       );
       if (deleted[1] === 0) throw new ApiError(ErrorCode.AdminApiKeyNotFound);
       await this.audit.record(manager, {
-        actor,
+        actor: audit.actor,
         action: 'admin_api_key.delete',
         targetType: 'admin_api_key',
         targetId: keyId,
-        reason,
+        reason: audit.reason,
+        ip: audit.ip,
       });
     });
     // The trigger's notification reaches every instance; this one drops the key before answering.

@@ -5,7 +5,7 @@ import type { AdminCaller } from '../../../common/auth/caller';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { ParseSnowflakePipe } from '../../../common/snowflake/parse-snowflake.pipe';
-import { AuditReason } from '../../audit/audit-reason.decorator';
+import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 import {
@@ -61,9 +61,9 @@ export class ArchivesController {
   triggerUser(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: TriggerUserArchiveRequest,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<AdminArchiveResponseSchema> {
-    return this.archives.trigger(caller, 'user', dto.user_id, reason);
+    return this.archives.trigger(caller, 'user', dto.user_id, audit);
   }
 
   @Post('guild')
@@ -81,9 +81,9 @@ export class ArchivesController {
   triggerGuild(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: TriggerGuildArchiveRequest,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<AdminArchiveResponseSchema> {
-    return this.archives.trigger(caller, 'guild', dto.guild_id, reason);
+    return this.archives.trigger(caller, 'guild', dto.guild_id, audit);
   }
 
   @Post('list')
@@ -138,8 +138,8 @@ export class ArchivesController {
     @Param('subjectType') subjectType: string,
     @Param('subjectId', new ParseSnowflakePipe(ErrorCode.UnknownArchive)) subjectId: string,
     @Param('archiveId', new ParseSnowflakePipe(ErrorCode.UnknownArchive)) archiveId: string,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<DownloadUrlResponseSchema> {
-    return this.archives.downloadUrl(caller, subjectType, subjectId, archiveId, reason);
+    return this.archives.downloadUrl(caller, subjectType, subjectId, archiveId, audit);
   }
 }

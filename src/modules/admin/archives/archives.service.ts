@@ -11,7 +11,7 @@ import { parseSnowflake } from '../../../common/snowflake/snowflake';
 import { AppConfig } from '../../../config/app.config';
 import { JobsService } from '../../../infra/jobs/jobs.service';
 import { BlobStorage } from '../../../infra/storage/blob-storage';
-import { actorOf } from '../../audit/actor';
+import type { AuditContext } from '../../audit/audit-context';
 import { AuditLog } from '../../audit/audit-log.service';
 import { AdminAcl } from '../acls';
 import { ARCHIVE_QUEUE, type ArchiveJobData } from './archive-builder';
@@ -65,7 +65,7 @@ export class ArchivesService {
     caller: AdminCaller,
     subjectType: ArchiveSubjectType,
     rawSubjectId: string | number,
-    reason: string | null,
+    audit: AuditContext,
   ): Promise<AdminArchiveResponseSchema> {
     const subjectId = parseSnowflake(rawSubjectId);
     const unknown = subjectType === 'user' ? ErrorCode.UnknownUser : ErrorCode.UnknownGuild;
@@ -97,11 +97,12 @@ export class ArchivesService {
       const job: ArchiveJobData = { archive_id: row.id };
       await this.jobs.send(manager, ARCHIVE_QUEUE, job);
       await this.audit.record(manager, {
-        actor: actorOf(caller),
+        actor: audit.actor,
         action: `archive.trigger.${subjectType}`,
         targetType: subjectType,
         targetId: subjectId,
-        reason,
+        reason: audit.reason,
+        ip: audit.ip,
         metadata: { archive_id: row.id },
       });
       return row;
@@ -158,7 +159,7 @@ export class ArchivesService {
     subjectType: string,
     subjectId: string,
     archiveId: string,
-    reason: string | null,
+    audit: AuditContext,
   ): Promise<DownloadUrlResponseSchema> {
     const archive = await this.find(caller, subjectType, subjectId, archiveId);
     const status = archiveStatus(archive);
@@ -169,11 +170,12 @@ export class ArchivesService {
     const link = this.links.create(archive.id, archive.expiresAt);
     // Handing out a link to someone's data is recorded, like a change.
     await this.audit.record(this.db.manager, {
-      actor: actorOf(caller),
+      actor: audit.actor,
       action: 'archive.download_url',
       targetType: archive.subjectType,
       targetId: archive.subjectId,
-      reason,
+      reason: audit.reason,
+      ip: audit.ip,
       metadata: { archive_id: archive.id, link_expires_at: link.expiresAt.toISOString() },
     });
     return { download_url: link.url, expires_at: link.expiresAt.toISOString() };

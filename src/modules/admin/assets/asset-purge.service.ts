@@ -1,12 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { AdminCaller } from '../../../common/auth/caller';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { parseSnowflake } from '../../../common/snowflake/snowflake';
 import type { BlobInfo } from '../../../infra/storage/blob-storage';
 import { AssetStorage } from '../../../infra/storage/asset-storage.service';
-import { actorOf, type Actor } from '../../audit/actor';
+import type { AuditContext } from '../../audit/audit-context';
 import { AuditLog } from '../../audit/audit-log.service';
 import type { PurgeGuildAssetsRequest } from './purge-guild-assets.dto';
 import { toGuildAssetPurgeResult, type GuildPurgeOutcome } from './purge-guild-assets.mapper';
@@ -46,25 +45,19 @@ export class AssetPurgeService {
   ) {}
 
   async purge(
-    caller: AdminCaller,
     dto: PurgeGuildAssetsRequest,
-    reason: string | null,
+    audit: AuditContext,
   ): Promise<PurgeGuildAssetsResponseSchema> {
-    const actor = actorOf(caller);
     // The DTO has validated every id; duplicates are purged once.
     const guildIds = [...new Set(dto.guild_ids.map((id) => parseSnowflake(id) as string))];
     const results: GuildPurgeOutcome[] = [];
     // One guild after another: at most 100 short transactions, no burst on the pool or the disk.
-    for (const guildId of guildIds) results.push(await this.purgeGuild(actor, guildId, reason));
+    for (const guildId of guildIds) results.push(await this.purgeGuild(audit, guildId));
     return { results: results.map(toGuildAssetPurgeResult) };
   }
 
-  private async purgeGuild(
-    actor: Actor,
-    guildId: string,
-    reason: string | null,
-  ): Promise<GuildPurgeOutcome> {
-    const files = await this.db.transaction((m) => this.clearReferences(m, actor, guildId, reason));
+  private async purgeGuild(audit: AuditContext, guildId: string): Promise<GuildPurgeOutcome> {
+    const files = await this.db.transaction((m) => this.clearReferences(m, audit, guildId));
     if (files === null) {
       return { guildId, deleted: 0, bytesFreed: 0, errors: [PurgeError.UnknownGuild] };
     }
@@ -87,9 +80,8 @@ export class AssetPurgeService {
   /** Clears the guild's references and records the purge; returns the files to delete. */
   private async clearReferences(
     m: EntityManager,
-    actor: Actor,
+    audit: AuditContext,
     guildId: string,
-    reason: string | null,
   ): Promise<BlobInfo[] | null> {
     // The row lock keeps a concurrent icon/banner change from slipping in between.
     const [guild] = await m.query<Array<{ icon: string | null; banner: string | null }>>(
@@ -114,11 +106,12 @@ export class AssetPurgeService {
     ]);
     const files = folders.flat();
     await this.audit.record(m, {
-      actor,
+      actor: audit.actor,
       action: 'asset.purge',
       targetType: 'guild',
       targetId: guildId,
-      reason,
+      reason: audit.reason,
+      ip: audit.ip,
       metadata: {
         icon_cleared: guild.icon !== null,
         banner_cleared: guild.banner !== null,

@@ -1,9 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentCaller } from '../../../common/auth/auth.decorator';
-import type { AdminCaller } from '../../../common/auth/caller';
 import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
-import { AuditReason } from '../../audit/audit-reason.decorator';
+import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 import { AssetPurgeService } from './asset-purge.service';
@@ -31,10 +29,9 @@ export class AssetsController {
   })
   @ApiOkResponse({ type: PurgeGuildAssetsResponseSchema })
   purge(
-    @CurrentCaller() caller: AdminCaller,
     @Body() dto: PurgeGuildAssetsRequest,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<PurgeGuildAssetsResponseSchema> {
-    return this.purges.purge(caller, dto, reason);
+    return this.purges.purge(dto, audit);
   }
 }

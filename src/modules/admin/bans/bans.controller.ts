@@ -3,7 +3,7 @@ import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentCaller } from '../../../common/auth/auth.decorator';
 import type { AdminCaller } from '../../../common/auth/caller';
 import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
-import { AuditReason } from '../../audit/audit-reason.decorator';
+import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 import { BanEmailRequest, BanIpRequest, BanPhoneRequest, ListBansRequest } from './ban.dto';
@@ -39,9 +39,9 @@ export class AdminBansController {
   addEmail(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: BanEmailRequest,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<void> {
-    return this.bans.addEmails(caller, dto, reason);
+    return this.bans.addEmails(caller, dto, audit);
   }
 
   @Post('email/check')
@@ -82,12 +82,8 @@ export class AdminBansController {
     description: `${ONE_OR_MANY} Idempotent.`,
   })
   @ApiNoContentResponse({ description: 'Lifted.' })
-  removeEmail(
-    @CurrentCaller() caller: AdminCaller,
-    @Body() dto: BanEmailRequest,
-    @AuditReason() reason: string | null,
-  ): Promise<void> {
-    return this.bans.removeEmails(caller, dto, reason);
+  removeEmail(@Body() dto: BanEmailRequest, @RequestAudit() audit: AuditContext): Promise<void> {
+    return this.bans.removeEmails(dto, audit);
   }
 
   // ---- IP ------------------------------------------------------------------------------------
@@ -110,9 +106,9 @@ export class AdminBansController {
   addIp(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: BanIpRequest,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<void> {
-    return this.bans.addIps(caller, dto, reason);
+    return this.bans.addIps(caller, dto, audit);
   }
 
   @Post('ip/check')
@@ -155,12 +151,8 @@ export class AdminBansController {
       'covers an address stays). Idempotent.',
   })
   @ApiNoContentResponse({ description: 'Lifted.' })
-  removeIp(
-    @CurrentCaller() caller: AdminCaller,
-    @Body() dto: BanIpRequest,
-    @AuditReason() reason: string | null,
-  ): Promise<void> {
-    return this.bans.removeIps(caller, dto, reason);
+  removeIp(@Body() dto: BanIpRequest, @RequestAudit() audit: AuditContext): Promise<void> {
+    return this.bans.removeIps(dto, audit);
   }
 
   // ---- phone ---------------------------------------------------------------------------------
@@ -179,9 +171,9 @@ export class AdminBansController {
   addPhone(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: BanPhoneRequest,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<void> {
-    return this.bans.addPhones(caller, dto, reason);
+    return this.bans.addPhones(caller, dto, audit);
   }
 
   @Post('phone/check')
@@ -222,11 +214,7 @@ export class AdminBansController {
     description: `${ONE_OR_MANY} Idempotent.`,
   })
   @ApiNoContentResponse({ description: 'Lifted.' })
-  removePhone(
-    @CurrentCaller() caller: AdminCaller,
-    @Body() dto: BanPhoneRequest,
-    @AuditReason() reason: string | null,
-  ): Promise<void> {
-    return this.bans.removePhones(caller, dto, reason);
+  removePhone(@Body() dto: BanPhoneRequest, @RequestAudit() audit: AuditContext): Promise<void> {
+    return this.bans.removePhones(dto, audit);
   }
 }

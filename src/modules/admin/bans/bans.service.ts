@@ -6,7 +6,7 @@ import { ApiError, fieldError, type FieldError } from '../../../common/errors/ap
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { SnowflakeService } from '../../../common/snowflake/snowflake.service';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../../database/notifications';
-import { actorOf } from '../../audit/actor';
+import type { AuditContext } from '../../audit/audit-context';
 import { AuditLog } from '../../audit/audit-log.service';
 import { parseBanEmail, parseIpBan, parsePhone, type IpBanValue } from '../../bans/ban-values';
 import { EmailBanEntity } from '../../bans/email-ban.entity';
@@ -131,12 +131,12 @@ export class AdminBansService {
 
   // ---- e-mail and phone ----------------------------------------------------------------------
 
-  addEmails(caller: AdminCaller, dto: BanEmailRequest, reason: string | null): Promise<void> {
-    return this.addText(EMAIL, caller, this.emails(dto), reason);
+  addEmails(caller: AdminCaller, dto: BanEmailRequest, audit: AuditContext): Promise<void> {
+    return this.addText(EMAIL, caller, this.emails(dto), audit);
   }
 
-  removeEmails(caller: AdminCaller, dto: BanEmailRequest, reason: string | null): Promise<void> {
-    return this.removeText(EMAIL, caller, this.emails(dto), reason);
+  removeEmails(dto: BanEmailRequest, audit: AuditContext): Promise<void> {
+    return this.removeText(EMAIL, this.emails(dto), audit);
   }
 
   checkEmails(dto: BanEmailRequest): Promise<BanCheckResponseSchema> {
@@ -148,12 +148,12 @@ export class AdminBansService {
     return { ...page, bans: page.bans.map(toEmailBan) };
   }
 
-  addPhones(caller: AdminCaller, dto: BanPhoneRequest, reason: string | null): Promise<void> {
-    return this.addText(PHONE, caller, this.phones(dto), reason);
+  addPhones(caller: AdminCaller, dto: BanPhoneRequest, audit: AuditContext): Promise<void> {
+    return this.addText(PHONE, caller, this.phones(dto), audit);
   }
 
-  removePhones(caller: AdminCaller, dto: BanPhoneRequest, reason: string | null): Promise<void> {
-    return this.removeText(PHONE, caller, this.phones(dto), reason);
+  removePhones(dto: BanPhoneRequest, audit: AuditContext): Promise<void> {
+    return this.removeText(PHONE, this.phones(dto), audit);
   }
 
   checkPhones(dto: BanPhoneRequest): Promise<BanCheckResponseSchema> {
@@ -169,7 +169,7 @@ export class AdminBansService {
     k: TextBanKind,
     caller: AdminCaller,
     values: string[],
-    reason: string | null,
+    audit: AuditContext,
   ): Promise<void> {
     const ids = values.map(() => this.snowflakes.next());
     await this.db.transaction(async (m) => {
@@ -178,28 +178,23 @@ export class AdminBansService {
          SELECT v.id, v.value, $3, $4, $5 FROM unnest($1::bigint[], $2::text[]) AS v(id, value)
          ON CONFLICT (${k.column}) DO NOTHING
          RETURNING ${k.column} AS value`,
-        [ids, values, reason, caller.keyId, caller.userId],
+        [ids, values, audit.reason, caller.keyId, caller.userId],
       );
       const fresh = new Set(added.map((r) => r.value));
-      await this.recordEach(m, caller, `ban.${k.kind}.add`, k.kind, values, reason, (v) => ({
+      await this.recordEach(m, audit, `ban.${k.kind}.add`, k.kind, values, (v) => ({
         already_banned: !fresh.has(v),
       }));
     });
   }
 
-  private async removeText(
-    k: TextBanKind,
-    caller: AdminCaller,
-    values: string[],
-    reason: string | null,
-  ): Promise<void> {
+  private async removeText(k: TextBanKind, values: string[], audit: AuditContext): Promise<void> {
     await this.db.transaction(async (m) => {
       const removed = await m.query<[Array<{ value: string }>, number]>(
         `DELETE FROM ${k.table} WHERE ${k.column} = ANY($1::text[]) RETURNING ${k.column} AS value`,
         [values],
       );
       const gone = new Set(removed[0].map((r) => r.value));
-      await this.recordEach(m, caller, `ban.${k.kind}.remove`, k.kind, values, reason, (v) => ({
+      await this.recordEach(m, audit, `ban.${k.kind}.remove`, k.kind, values, (v) => ({
         was_banned: gone.has(v),
       }));
     });
@@ -222,7 +217,7 @@ export class AdminBansService {
    * ReverseDns). `retroactive` also ends every session last used from inside a given range. This
    * instance drops its cached decisions before answering; the trigger tells every other one.
    */
-  async addIps(caller: AdminCaller, dto: BanIpRequest, reason: string | null): Promise<void> {
+  async addIps(caller: AdminCaller, dto: BanIpRequest, audit: AuditContext): Promise<void> {
     const values = await this.ips(dto);
     const singles = values.filter((v) => v.address !== null);
     const names = await this.reverseDns.lookupAll(singles.map((v) => v.address!));
@@ -236,7 +231,14 @@ export class AdminBansService {
            FROM unnest($1::bigint[], $2::cidr[], $3::text[]) AS v(id, range, name)
          ON CONFLICT (range) DO NOTHING
          RETURNING range::text AS range`,
-        [ids, cidrs, cidrs.map((c) => nameOf.get(c) ?? null), reason, caller.keyId, caller.userId],
+        [
+          ids,
+          cidrs,
+          cidrs.map((c) => nameOf.get(c) ?? null),
+          audit.reason,
+          caller.keyId,
+          caller.userId,
+        ],
       );
       const fresh = new Set(added.map((r) => r.range));
       const ended = new Map<string, string[]>();
@@ -249,7 +251,7 @@ export class AdminBansService {
         );
         for (const row of rows) ended.set(row.range, [...(ended.get(row.range) ?? []), row.id]);
       }
-      await this.recordEach(m, caller, 'ban.ip.add', 'ip', cidrs, reason, (c) => ({
+      await this.recordEach(m, audit, 'ban.ip.add', 'ip', cidrs, (c) => ({
         already_banned: !fresh.has(c),
         reverse_dns: nameOf.get(c) ?? null,
         retroactive: dto.retroactive === true,
@@ -262,7 +264,7 @@ export class AdminBansService {
   }
 
   /** Lifts bans on exactly these ranges (a wider ban covering an address stays). */
-  async removeIps(caller: AdminCaller, dto: BanIpRequest, reason: string | null): Promise<void> {
+  async removeIps(dto: BanIpRequest, audit: AuditContext): Promise<void> {
     const cidrs = (await this.ips(dto)).map((v) => v.cidr);
     await this.db.transaction(async (m) => {
       const [removed] = await m.query<[Array<{ range: string }>, number]>(
@@ -270,7 +272,7 @@ export class AdminBansService {
         [cidrs],
       );
       const gone = new Set(removed.map((r) => r.range));
-      await this.recordEach(m, caller, 'ban.ip.remove', 'ip', cidrs, reason, (c) => ({
+      await this.recordEach(m, audit, 'ban.ip.remove', 'ip', cidrs, (c) => ({
         was_banned: gone.has(c),
       }));
     });
@@ -330,21 +332,20 @@ export class AdminBansService {
 
   private async recordEach(
     manager: EntityManager,
-    caller: AdminCaller,
+    audit: AuditContext,
     action: string,
     targetType: string,
     values: string[],
-    reason: string | null,
     metadata: (value: string) => Record<string, unknown>,
   ): Promise<void> {
-    const actor = actorOf(caller);
     for (const value of values) {
       await this.audit.record(manager, {
-        actor,
+        actor: audit.actor,
         action,
         targetType,
         targetId: value,
-        reason,
+        reason: audit.reason,
+        ip: audit.ip,
         metadata: metadata(value),
       });
     }

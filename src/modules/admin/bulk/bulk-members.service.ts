@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { AdminCaller } from '../../../common/auth/caller';
 import { ApiError, fieldError } from '../../../common/errors/api-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { parseSnowflake } from '../../../common/snowflake/snowflake';
-import { actorOf } from '../../audit/actor';
+import type { AuditContext } from '../../audit/audit-context';
 import { AuditLog } from '../../audit/audit-log.service';
 import type { BulkAddGuildMembersRequest } from './bulk-add-guild-members.dto';
 import { toBulkOperationResponse, type BulkItemOutcome } from './bulk-operation.mapper';
@@ -59,9 +58,8 @@ export class BulkMembersService {
   ) {}
 
   async addGuildMembers(
-    caller: AdminCaller,
     dto: BulkAddGuildMembersRequest,
-    reason: string | null,
+    audit: AuditContext,
   ): Promise<BulkOperationResponse> {
     // The DTO has validated every id.
     const guildId = parseSnowflake(dto.guild_id) as string;
@@ -87,11 +85,12 @@ export class BulkMembersService {
       const added = rows.filter((r) => r.inserted).map((r) => r.user_id);
       const failed = outcomes.filter((o) => !o.ok).length;
       await this.audit.record(m, {
-        actor: actorOf(caller),
+        actor: audit.actor,
         action: 'bulk.add_guild_members',
         targetType: 'guild',
         targetId: guildId,
-        reason,
+        reason: audit.reason,
+        ip: audit.ip,
         metadata: {
           requested: userIds.length,
           added: added.length,

@@ -1,10 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentCaller } from '../../../common/auth/auth.decorator';
-import type { AdminCaller } from '../../../common/auth/caller';
 import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { ErrorResponse } from '../../../common/http/error.response';
-import { AuditReason } from '../../audit/audit-reason.decorator';
+import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 import { BulkAddGuildMembersRequest } from './bulk-add-guild-members.dto';
@@ -34,10 +32,9 @@ export class BulkController {
   @ApiOkResponse({ type: BulkOperationResponse })
   @ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown guild (`UNKNOWN_GUILD`)' })
   addGuildMembers(
-    @CurrentCaller() caller: AdminCaller,
     @Body() dto: BulkAddGuildMembersRequest,
-    @AuditReason() reason: string | null,
+    @RequestAudit() audit: AuditContext,
   ): Promise<BulkOperationResponse> {
-    return this.members.addGuildMembers(caller, dto, reason);
+    return this.members.addGuildMembers(dto, audit);
   }
 }
