@@ -82,6 +82,7 @@ describe('maintenance sweeps', () => {
     const counts = await sweeper.runOnce();
     expect(Object.keys(counts).sort()).toEqual(
       [
+        'archive_files',
         'auth_handoffs',
         'auth_tickets',
         'email_tokens',
