@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { createTestApp, http } from '../helpers/app';
+import { CredentialResolvers } from '../../src/common/auth/credential-resolvers';
+import { createTestApp, http, RELAXED_LIMITS } from '../helpers/app';
 import { createAdminKey, expireAdminKey } from '../helpers/admin';
 import { registerUser } from '../helpers/factories';
 
@@ -193,5 +194,70 @@ describe('Admin API keys', () => {
       status = (await http(app).get('/v1/admin/api-keys').set('Authorization', key.header)).status;
     }
     expect(status).toBe(403);
+  });
+});
+
+describe('Admin API keys across instances and rate limits', () => {
+  let one: NestExpressApplication;
+  let two: NestExpressApplication;
+
+  beforeAll(async () => {
+    one = await createTestApp();
+    two = await createTestApp({
+      env: { RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},admin=3/60s,admin:bans=2/60s` },
+    });
+  });
+  afterAll(async () => {
+    await one.close();
+    await two.close();
+  });
+
+  it('a key deleted through one instance is refused by another that had it cached, within 1 s', async () => {
+    const root = await createAdminKey(two);
+    const victim = await createAdminKey(two, ['audit_log:view'], { owner: root.owner });
+    const probe = () =>
+      http(one).post('/v1/admin/audit-logs').set('Authorization', victim.header).send({});
+    // Until the instance holds the key in its cache: for 2 s after the owner's row changed (the
+    // ACL update of createAdminKey), entries tagged with that user are not cached.
+    const cached = () => one.get(CredentialResolvers).isCached('admin', victim.key);
+    for (let i = 0; i < 100 && !cached(); i++) {
+      expect((await probe()).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(cached()).toBe(true);
+
+    const del = await http(two)
+      .delete(`/v1/admin/api-keys/${victim.keyId}`)
+      .set('Authorization', root.header);
+    expect(del.status).toBe(200);
+    const deadline = Date.now() + 1_000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      status = (await probe()).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(status).toBe(401);
+  });
+
+  it('counts admin requests per key (admin 3/60 s here; bans have their own bucket)', async () => {
+    const a = await createAdminKey(two);
+    const b = await createAdminKey(two);
+    const list = (key: string) => http(two).get('/v1/admin/api-keys').set('Authorization', key);
+    for (let i = 0; i < 3; i++) expect((await list(a.header)).status).toBe(200);
+    const limited = await list(a.header);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'RATE_LIMITED', global: false });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Another key of the same owner's instance is counted on its own.
+    expect((await list(b.header)).status).toBe(200);
+
+    const check = () =>
+      http(two)
+        .post('/v1/admin/bans/ip/check')
+        .set('Authorization', b.header)
+        .send({ ip: '192.0.2.1' });
+    expect((await check()).status).toBe(200);
+    expect((await check()).status).toBe(200);
+    expect((await check()).status).toBe(429);
   });
 });
