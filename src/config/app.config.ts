@@ -60,8 +60,18 @@ export class AppConfig {
     maxListLimit: number;
   };
   readonly adminEmail: string | null;
-  /** Data archives: kept `retentionDays` after the request; signed download links live `downloadUrlTtlSeconds`. */
-  readonly archives: { retentionDays: number; downloadUrlTtlSeconds: number };
+  /**
+   * Data archives: kept `retentionDays` after the request; signed download links live
+   * `downloadUrlTtlSeconds`. One build attempt may run `jobTimeoutSeconds` (an attempt left
+   * running by a crashed instance is retried once that has passed); retries wait
+   * `jobRetryDelaySeconds`, doubled per attempt.
+   */
+  readonly archives: {
+    retentionDays: number;
+    downloadUrlTtlSeconds: number;
+    jobTimeoutSeconds: number;
+    jobRetryDelaySeconds: number;
+  };
   /** SIGTERM/SIGINT: serve `graceMs` more (readiness 503), then drain for at most `timeoutMs`. */
   readonly shutdown: { graceMs: number; timeoutMs: number };
 
@@ -139,6 +149,8 @@ export class AppConfig {
     this.archives = {
       retentionDays: env.ARCHIVE_RETENTION_DAYS ?? 30,
       downloadUrlTtlSeconds: env.ARCHIVE_DOWNLOAD_URL_TTL_SECONDS ?? 86_400,
+      jobTimeoutSeconds: env.ARCHIVE_JOB_TIMEOUT_SECONDS ?? 900,
+      jobRetryDelaySeconds: env.ARCHIVE_JOB_RETRY_DELAY_SECONDS ?? 30,
     };
     this.shutdown = {
       // A load balancer needs a few seconds to see readiness fail; elsewhere nobody is listening.

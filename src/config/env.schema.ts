@@ -81,6 +81,19 @@ export class EnvSchema {
   @Min(1)
   @Max(604_800)
   ARCHIVE_DOWNLOAD_URL_TTL_SECONDS?: number;
+  // pg-boss refuses an expiration of 24 hours or more.
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86_399)
+  ARCHIVE_JOB_TIMEOUT_SECONDS?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600)
+  ARCHIVE_JOB_RETRY_DELAY_SECONDS?: number;
 }
 
 /** Validates `process.env`; a bad value stops the boot with a message naming the variable. */

@@ -1,7 +1,11 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createHash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
+import { SweeperService } from '../../src/common/maintenance/sweeper.service';
+import { AppConfig } from '../../src/config/app.config';
 import { createTestApp, http } from '../helpers/app';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
 import { registerUser, type TestUser } from '../helpers/factories';
@@ -382,6 +386,66 @@ describe('Admin archives', () => {
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('ARCHIVE_EXPIRED');
     expect((await fetchLink(app, userArchive.url)).status).toBe(403);
+  });
+
+  it('the maintenance sweep deletes the file of an expired archive and keeps its row, reported expired', async () => {
+    const expiring = await build('user', owner.userId);
+    const kept = await build('guild', guild.guildId);
+    const dataDir = app.get(AppConfig).dataDir;
+    const fileOf = async (type: SubjectType, subjectId: string, archiveId: string) => {
+      const info = await details(root, type, subjectId, archiveId);
+      expect(info.body).toMatchObject({ status: 'completed', file_location: expect.any(String) });
+      const path = join(dataDir, info.body.file_location as string);
+      expect(statSync(path).size).toBe(info.body.file_size);
+      return path;
+    };
+    const expiringFile = await fileOf('user', owner.userId, expiring.archiveId);
+    const keptFile = await fileOf('guild', guild.guildId, kept.archiveId);
+    expect(expiringFile).toBe(join(dataDir, 'archives', `${expiring.archiveId}.zip`));
+
+    await db.query(`UPDATE archives SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expiring.archiveId,
+    ]);
+    const counts = await app.get(SweeperService).runOnce();
+    expect(counts.archive_files).toBeGreaterThanOrEqual(1);
+
+    // The zip is gone from storage; the row stays, without a file.
+    expect(existsSync(expiringFile)).toBe(false);
+    const rows = await db.query(
+      'SELECT status, blob_key, size_bytes::int AS size_bytes FROM archives WHERE id = $1',
+      [expiring.archiveId],
+    );
+    expect(rows).toEqual([{ status: 'completed', blob_key: null, size_bytes: expect.any(Number) }]);
+    // An archive that has not expired keeps its file.
+    expect(existsSync(keptFile)).toBe(true);
+    expect((await fetchLink(app, kept.url)).status).toBe(200);
+
+    // The API reports it expired: details, no new link, the link issued before refused.
+    const info = await details(root, 'user', owner.userId, expiring.archiveId);
+    expect(info.status).toBe(200);
+    expect(info.body).toMatchObject({
+      archive_id: expiring.archiveId,
+      status: 'expired',
+      file_location: null,
+      file_size: null,
+    });
+    const again = await downloadUrl(root, 'user', owner.userId, expiring.archiveId);
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('ARCHIVE_EXPIRED');
+    const stale = await fetchLink(app, expiring.url);
+    expect(stale.status).toBe(403);
+    expect(JSON.parse(stale.body.toString()).code).toBe('ACCESS_DENIED');
+    const listed = await list(root, { subject_id: owner.userId, include_expired: true });
+    expect(listed.body.archives).toContainEqual(
+      expect.objectContaining({ archive_id: expiring.archiveId, status: 'expired' }),
+    );
+
+    // A second sweep finds nothing more to do for it, and the row is still there.
+    await app.get(SweeperService).runOnce();
+    const after = await db.query('SELECT blob_key FROM archives WHERE id = $1', [
+      expiring.archiveId,
+    ]);
+    expect(after).toEqual([{ blob_key: null }]);
   });
 
   it('answers 400 ARCHIVE_NOT_READY while the archive is being built', async () => {

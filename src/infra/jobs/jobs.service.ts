@@ -24,7 +24,11 @@ export interface QueueDefinition<T extends object> {
   retryLimit: number;
   /** Seconds before the first retry (doubled per attempt, with jitter). */
   retryDelaySeconds: number;
-  /** How long one attempt may run before it counts as failed (and is retried). */
+  /**
+   * How long one attempt may run before it counts as failed (and is retried): a live worker
+   * gives up on its handler then; a job left `active` by a crashed process is failed (retried)
+   * by the first maintenance pass of any instance after that.
+   */
   expireInSeconds: number;
   /** Called once per job; resolve = completed, throw = failed (retried while attempts remain). */
   handler: (job: JobOf<T>) => Promise<void>;
@@ -37,8 +41,18 @@ export interface QueueDefinition<T extends object> {
 
 /** Worker polling interval: modest, instances share two cores in small deployments. */
 const POLL_SECONDS = 2;
-/** pg-boss's own maintenance (expiring crashed jobs, archiving, pruning): every 2 minutes. */
-const MAINTENANCE_SECONDS = 120;
+/**
+ * pg-boss's own maintenance (expiring crashed jobs, archiving, pruning): every 2 minutes at most,
+ * more often when a queue has a shorter expiry, so that a job left behind by a crashed process
+ * is retried soon after its expiry (at most half of it later).
+ */
+const MAX_MAINTENANCE_SECONDS = 120;
+
+/** The maintenance interval for these queues' expiries (1–120 s). */
+function maintenanceIntervalSeconds(expiries: number[]): number {
+  const shortest = Math.min(MAX_MAINTENANCE_SECONDS * 2, ...expiries);
+  return Math.max(1, Math.floor(shortest / 2));
+}
 
 /**
  * Background jobs on pg-boss in the application's own database (DESIGN.md §2): its schema
@@ -82,7 +96,9 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
       // No cron schedules: the timekeeper would poll for nothing.
       schedule: false,
       supervise: true,
-      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+      maintenanceIntervalSeconds: maintenanceIntervalSeconds(
+        [...this.queues.values()].map((q) => q.expireInSeconds),
+      ),
     });
     boss.on('error', (err: Error) => this.logger.warn(`pg-boss: ${err.message}`));
     await boss.start();
@@ -130,13 +146,22 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
   /**
    * Enqueues a job on the caller's transaction: it is visible to workers only once `manager`'s
    * transaction commits, and vanishes if it rolls back. Returns the job id.
+   *
+   * The job carries this instance's retry and expiry settings: pg-boss keeps a queue's settings
+   * from its first creation (createQueue does nothing for an existing queue), so a changed
+   * configuration would otherwise never reach the jobs.
    */
   async send<T extends object>(manager: EntityManager, queue: string, data: T): Promise<string> {
     const boss = this.started();
-    if (!this.queues.has(queue)) throw new Error(`unknown queue ${queue}`);
+    const definition = this.queues.get(queue);
+    if (!definition) throw new Error(`unknown queue ${queue}`);
     const runner = manager.queryRunner;
     if (!runner?.isTransactionActive) throw new Error('jobs: send() needs an open transaction');
     const id = await boss.send(queue, data, {
+      retryLimit: definition.retryLimit,
+      retryDelay: definition.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: definition.expireInSeconds,
       db: {
         executeSql: async (text: string, values: unknown[]) => ({
           rows: (await runner.query(text, values, true)).records as unknown[],

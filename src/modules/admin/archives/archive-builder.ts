@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app.config';
 import { JobsService, type JobOf } from '../../../infra/jobs/jobs.service';
 import { BlobStorage } from '../../../infra/storage/blob-storage';
 import { archiveFiles, type JsonSink } from './archive-export';
@@ -35,8 +36,9 @@ const MAX_ERROR_LENGTH = 1000;
  * The `archive-build` job: builds the zip of one archive (a JSON file per kind of data, see
  * archive-export.ts) into a temp file with archiver, stores it in blob storage and marks the row
  * completed. A failed attempt puts the row back to `queued` while pg-boss retries it (3 retries
- * with backoff; an attempt interrupted by a crash expires after 15 minutes and is retried by any
- * instance); after the last attempt the dead-letter handler marks it `failed` with the error.
+ * after ARCHIVE_JOB_RETRY_DELAY_SECONDS, doubled per attempt; an attempt interrupted by a crash
+ * expires after ARCHIVE_JOB_TIMEOUT_SECONDS and is retried by any instance); after the last
+ * attempt the dead-letter handler marks it `failed` with the error.
  */
 @Injectable()
 export class ArchiveBuilder implements OnModuleInit {
@@ -46,14 +48,15 @@ export class ArchiveBuilder implements OnModuleInit {
     @InjectDataSource() private readonly db: DataSource,
     private readonly jobs: JobsService,
     private readonly blobs: BlobStorage,
+    private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
     this.jobs.define<ArchiveJobData>({
       name: ARCHIVE_QUEUE,
       retryLimit: 3,
-      retryDelaySeconds: 30,
-      expireInSeconds: 15 * 60,
+      retryDelaySeconds: this.config.archives.jobRetryDelaySeconds,
+      expireInSeconds: this.config.archives.jobTimeoutSeconds,
       handler: (job) => this.run(job),
       onFailed: (data, error) => this.markFailed(data.archive_id, error),
     });
