@@ -28,6 +28,9 @@
  *   BENCH_ONLY          comma-separated substrings of row names or groups (`discovery`, `accounts`,
  *                       `login`, `oauth2`, `webhooks`, `ratelimit`, `memory`, `embedded`): run only
  *                       those, plus the rows they are compared with and the bare baseline
+ *   BENCH_REPEAT        measure the selected rows this many rounds, interleaved (row 1, row 2, …,
+ *                       row 1, …), and report each row's median round (default 1): on a noisy
+ *                       machine this is what makes a few-percent difference between rows visible
  *   BENCH_MEMORY_MESSAGES  messages the memory row posts (default 100000; the first 10 % warm up)
  *   BENCH_SQL_LOG=1     print the SQL statements counted for each Parley row
  *   BENCH_SQL_COUNT=0   skip the SQL/req column (and the extra process that counts)
@@ -69,6 +72,7 @@ import {
 const DURATION = positiveInt('BENCH_DURATION', 10);
 const CONNECTIONS = positiveInt('BENCH_CONNECTIONS', 50);
 const MEMORY_MESSAGES = positiveInt('BENCH_MEMORY_MESSAGES', 100_000);
+const REPEAT = positiveInt('BENCH_REPEAT', 1);
 const WARMUP_SECONDS = 2;
 /** Sequential requests counted for the SQL/req column. */
 const SQL_PROBE = 10;
@@ -124,6 +128,19 @@ function positiveInt(name: string, dflt: number): number {
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** A row measured in several rounds: its median round by req/s, noting every round's figure. */
+function medianRound(rounds: Row[]): Row {
+  if (rounds.length === 1) return rounds[0];
+  const failed = rounds.find((r) => !r.ok);
+  if (failed) return failed;
+  const sorted = [...rounds].sort((a, b) => a.rps - b.rps);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  return {
+    ...median,
+    note: `median of ${rounds.length} rounds; req/s per round ${rounds.map((r) => fmt(r.rps)).join(', ')}`,
+  };
+}
 const say = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -861,10 +878,21 @@ async function main(): Promise<number> {
           const ctx = servers.parley
             ? makeContext(servers.parley.url, dbNow.url, pool!)
             : undefined;
+          const rounds = new Map<string, Row[]>();
+          for (let round = 1; round <= REPEAT && !aborting; round++) {
+            for (const target of selection.targets) {
+              if (aborting) break;
+              const which = REPEAT > 1 ? `round ${round}/${REPEAT}, ` : '';
+              say(
+                `${target.name} (${runtime.label}, ${which}${WARMUP_SECONDS} s warm-up + ${DURATION} s)…`,
+              );
+              const row = await runTarget(target, ctx, servers, setups, runtime, cwd, probe);
+              rounds.set(target.name, [...(rounds.get(target.name) ?? []), row]);
+            }
+          }
           for (const target of selection.targets) {
-            if (aborting) break;
-            say(`${target.name} (${runtime.label}, ${WARMUP_SECONDS} s warm-up + ${DURATION} s)…`);
-            report.rows.push(await runTarget(target, ctx, servers, setups, runtime, cwd, probe));
+            const measured = rounds.get(target.name);
+            if (measured) report.rows.push(medianRound(measured));
           }
           if (aborting) break;
           if (selection.memory && servers.parley && ctx) {
