@@ -54,6 +54,8 @@ export async function newAdminKey(ctx: BenchContext): Promise<BenchAdminKey> {
     `INSERT INTO admin_api_keys (id, user_id, name, token_hash, acls) VALUES ($1, $2, 'bench', $3, '{*}')`,
     [id, user.userId, hash('sha256', key, 'buffer')],
   );
+  // The owner's row just changed: for 2 s no instance caches credentials tagged with that user.
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
   return { key, userId: user.userId };
 }
 
