@@ -1,5 +1,5 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { applyDecorators, type Type } from '@nestjs/common';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { Auth } from '../../common/auth/auth.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import type { BucketName } from '../../config/rate-limit.config';
@@ -20,6 +20,12 @@ export interface AdminRouteOptions {
   audited?: boolean;
   /** More to say after the ACL line. */
   description?: string;
+  /**
+   * Request bodies Swagger UI offers in "Try it out" (the first is pre-filled). Without them it
+   * fills every optional field with a placeholder (`"string"` cursors, both `ip` and `ips`) that
+   * the route rightly refuses; each example here is a body the route accepts.
+   */
+  body?: { type: Type<unknown>; examples: Record<string, { summary: string; value: object }> };
 }
 
 /**
@@ -42,5 +48,8 @@ export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
     Auth({ kind: 'admin', acl: options.acl }),
     RateLimit(options.bucket ?? 'admin'),
     ...(options.audited ? [ApiAuditReason()] : []),
+    ...(options.body
+      ? [ApiBody({ type: options.body.type, examples: options.body.examples })]
+      : []),
   );
 }

@@ -26,6 +26,19 @@ export class AdminApiKeysController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'create_admin_api_key',
+    body: {
+      type: CreateAdminApiKeyRequest,
+      examples: {
+        auditors: {
+          summary: 'A read-only key for 90 days',
+          value: { name: 'auditors', expires_in_days: 90, acls: ['audit_log:view'] },
+        },
+        bans: {
+          summary: 'A moderation key that never expires',
+          value: { name: 'moderation', acls: ['ban:ip:add', 'ban:ip:check', 'ban:ip:remove'] },
+        },
+      },
+    },
     summary: 'Create an admin API key (shown once)',
     acl: AdminAcl.ApiKeyManage,
     audited: true,

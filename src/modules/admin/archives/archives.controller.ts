@@ -90,6 +90,16 @@ export class ArchivesController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'list_archives',
+    body: {
+      type: ListArchivesRequest,
+      examples: {
+        all: { summary: 'Current archives', value: { limit: 50 } },
+        user: {
+          summary: "A user's archives, expired ones too",
+          value: { subject_type: 'user', subject_id: '1300000000000000000', include_expired: true },
+        },
+      },
+    },
     summary: 'List archives (newest first, paginated)',
     acl: VIEW_ACLS,
     description: VISIBILITY,

@@ -17,6 +17,21 @@ export class AdminAuditLogsController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'list_audit_logs',
+    body: {
+      type: ListAuditLogsRequest,
+      examples: {
+        latest: { summary: 'The latest entries', value: { limit: 50 } },
+        filtered: {
+          summary: 'Ban changes in November',
+          value: {
+            from: '2026-11-01T00:00:00Z',
+            to: '2026-12-01T00:00:00Z',
+            action: ['ban.ip.add', 'ban.ip.remove'],
+            limit: 50,
+          },
+        },
+      },
+    },
     summary: 'List audit log entries, newest first',
     acl: AdminAcl.AuditLogView,
     description:
@@ -32,6 +47,16 @@ export class AdminAuditLogsController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'search_audit_logs',
+    body: {
+      type: SearchAuditLogsRequest,
+      examples: {
+        words: { summary: 'Words in reasons, actions or targets', value: { query: 'spam' } },
+        phrase: {
+          summary: 'A phrase, excluding a word, on one target type',
+          value: { query: '"credential stuffing" -test', target_type: 'ip', limit: 20 },
+        },
+      },
+    },
     summary: 'Full-text search of the audit log, ranked',
     acl: AdminAcl.AuditLogView,
     description:

@@ -17,6 +17,42 @@ import { AdminBansService } from './bans.service';
 
 const ONE_OR_MANY = 'Give one value or a list of at most 100 (not both).';
 
+const EMAIL_BODY = {
+  type: BanEmailRequest,
+  examples: {
+    one: { summary: 'One address', value: { email: 'spammer@example.com' } },
+    several: {
+      summary: 'Several addresses',
+      value: { emails: ['spammer@example.com', 'bot-farm@example.net'] },
+    },
+  },
+};
+const IP_BODY = {
+  type: BanIpRequest,
+  examples: {
+    one: { summary: 'One address', value: { ip: '203.0.113.7' } },
+    range: { summary: 'A range (CIDR)', value: { ip: '203.0.113.0/24' } },
+    several: {
+      summary: 'Several, ending their sessions (add only)',
+      value: { ips: ['198.51.100.23', '2001:db8:42::/64'], retroactive: true },
+    },
+  },
+};
+const PHONE_BODY = {
+  type: BanPhoneRequest,
+  examples: {
+    one: { summary: 'One number (E.164)', value: { phone: '+14155550123' } },
+    several: { summary: 'Several numbers', value: { phones: ['+14155550123', '+442071838750'] } },
+  },
+};
+const LIST_BODY = {
+  type: ListBansRequest,
+  examples: {
+    first: { summary: 'First page', value: { limit: 50 } },
+    next: { summary: 'Next page', value: { limit: 50, cursor: '1300000000000000000' } },
+  },
+};
+
 @ApiTags('Admin')
 @ApiStandardErrors()
 @Controller('admin/bans')
@@ -29,6 +65,7 @@ export class AdminBansController {
   @HttpCode(204)
   @AdminRoute({
     operationId: 'add_email_ban',
+    body: EMAIL_BODY,
     summary: 'Ban e-mail addresses from registration and e-mail change',
     acl: AdminAcl.BanEmailAdd,
     bucket: 'admin:bans',
@@ -48,6 +85,7 @@ export class AdminBansController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'check_email_ban_status',
+    body: EMAIL_BODY,
     summary: 'Check whether e-mail addresses are banned',
     acl: AdminAcl.BanEmailCheck,
     bucket: 'admin:bans',
@@ -62,6 +100,7 @@ export class AdminBansController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'list_email_bans',
+    body: LIST_BODY,
     summary: 'List e-mail bans, newest first',
     acl: AdminAcl.BanEmailCheck,
     bucket: 'admin:bans',
@@ -75,6 +114,7 @@ export class AdminBansController {
   @HttpCode(204)
   @AdminRoute({
     operationId: 'remove_email_ban',
+    body: EMAIL_BODY,
     summary: 'Lift e-mail bans',
     acl: AdminAcl.BanEmailRemove,
     bucket: 'admin:bans',
@@ -92,6 +132,7 @@ export class AdminBansController {
   @HttpCode(204)
   @AdminRoute({
     operationId: 'add_ip_ban',
+    body: IP_BODY,
     summary: 'Ban IP addresses or CIDR ranges from every route',
     acl: AdminAcl.BanIpAdd,
     bucket: 'admin:bans',
@@ -115,6 +156,7 @@ export class AdminBansController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'check_ip_ban_status',
+    body: IP_BODY,
     summary: 'Check whether IP addresses or ranges are banned',
     acl: AdminAcl.BanIpCheck,
     bucket: 'admin:bans',
@@ -129,6 +171,7 @@ export class AdminBansController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'list_ip_bans',
+    body: LIST_BODY,
     summary: 'List IP bans, newest first, with reverse DNS names',
     acl: AdminAcl.BanIpCheck,
     bucket: 'admin:bans',
@@ -142,6 +185,7 @@ export class AdminBansController {
   @HttpCode(204)
   @AdminRoute({
     operationId: 'remove_ip_ban',
+    body: IP_BODY,
     summary: 'Lift IP bans',
     acl: AdminAcl.BanIpRemove,
     bucket: 'admin:bans',
@@ -161,6 +205,7 @@ export class AdminBansController {
   @HttpCode(204)
   @AdminRoute({
     operationId: 'add_phone_ban',
+    body: PHONE_BODY,
     summary: 'Ban phone numbers from verification and SMS',
     acl: AdminAcl.BanPhoneAdd,
     bucket: 'admin:bans',
@@ -180,6 +225,7 @@ export class AdminBansController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'check_phone_ban_status',
+    body: PHONE_BODY,
     summary: 'Check whether phone numbers are banned',
     acl: AdminAcl.BanPhoneCheck,
     bucket: 'admin:bans',
@@ -194,6 +240,7 @@ export class AdminBansController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'list_phone_bans',
+    body: LIST_BODY,
     summary: 'List phone bans, newest first',
     acl: AdminAcl.BanPhoneCheck,
     bucket: 'admin:bans',
@@ -207,6 +254,7 @@ export class AdminBansController {
   @HttpCode(204)
   @AdminRoute({
     operationId: 'remove_phone_ban',
+    body: PHONE_BODY,
     summary: 'Lift phone bans',
     acl: AdminAcl.BanPhoneRemove,
     bucket: 'admin:bans',
