@@ -174,7 +174,8 @@ describe('Admin archives', () => {
       'access token': oauth.access_token,
       'refresh token': oauth.refresh_token,
       'admin key': root.key,
-      'admin key secret': root.key.split('_')[2],
+      // Everything after `adm_<id>_` (the secret is base64url and may itself contain "_").
+      'admin key secret': root.key.slice(`adm_${root.keyId}_`.length),
     };
   });
   afterAll(() => app.close());
