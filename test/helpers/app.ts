@@ -37,6 +37,20 @@ export interface TestAppOptions {
   logDestination?: CreateAppOptions['logDestination'];
 }
 
+/**
+ * A snowflake worker id of its own for every app a test process starts. Jest runs suites in
+ * several worker processes on one database, and some suites start two apps in one process: with
+ * one shared WORKER_ID, two generators can mint the same id in the same millisecond (a primary
+ * key conflict). Ids 1–1023 here; 0 stays for the servers and CLIs the suites spawn.
+ */
+let appsStarted = 0;
+function nextWorkerId(): string {
+  const jestWorker = Math.max(1, Number(process.env.JEST_WORKER_ID ?? 1));
+  const perProcess = 128;
+  appsStarted += 1;
+  return String(1 + (((jestWorker - 1) * perProcess + (appsStarted % perProcess)) % 1023));
+}
+
 /** The real app (same createApp/configureApp as production) on the test database. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<NestExpressApplication> {
   const url = process.env.PARLEY_TEST_DATABASE_URL;
@@ -56,6 +70,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
       RATE_LIMITS: 'on',
       RATE_LIMIT_OVERRIDES: RELAXED_LIMITS,
       TRUST_PROXY: undefined,
+      WORKER_ID: nextWorkerId(),
       ...options.env,
     },
     database: { runMigrations: false },

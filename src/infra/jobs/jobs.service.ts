@@ -87,6 +87,7 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.queues.size === 0) return;
+    markWorkerSettlementsHandled((message) => this.logger.warn(message));
     const url = (this.db.options as PostgresDataSourceOptions).url;
     if (!url) throw new Error('jobs: the data source has no connection URL');
     const boss = new PgBoss({
@@ -192,6 +193,36 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
   private started(): PgBoss {
     if (!this.boss) throw new Error('jobs: the queue is not running');
     return this.boss;
+  }
+}
+
+/**
+ * pg-boss 10's worker loop calls `complete()` / `fail()` for a finished job without awaiting them
+ * (manager.js `watch` → `onFetch`): if the database is unreachable at that moment, the rejection
+ * is unhandled, which ends a Node process. This marks those promises handled (and logs them);
+ * the job then stays `active` and is retried after its expiry, like one whose worker crashed.
+ * Callers that await `complete()` / `fail()` still get the rejection. Applied once, before the
+ * first PgBoss is constructed (the manager looks the methods up on its prototype per call).
+ */
+let settlementsHandled = false;
+export function markWorkerSettlementsHandled(log: (message: string) => void): void {
+  if (settlementsHandled) return;
+  settlementsHandled = true;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const manager = require('pg-boss/src/manager') as {
+    prototype: Record<string, (...args: unknown[]) => Promise<unknown>>;
+  };
+  for (const name of ['complete', 'fail']) {
+    const original = manager.prototype[name];
+    manager.prototype[name] = function (this: unknown, ...args: unknown[]): Promise<unknown> {
+      const settled = original.apply(this, args);
+      settled.catch((err: unknown) =>
+        log(
+          `pg-boss could not ${name} a job (${(err as Error)?.message ?? String(err)}); it is retried after its expiry`,
+        ),
+      );
+      return settled;
+    };
   }
 }
 
