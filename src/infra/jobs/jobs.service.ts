@@ -66,6 +66,9 @@ function maintenanceIntervalSeconds(expiries: number[]): number {
  * finish, and what is still running then is failed back to the queue (retried elsewhere) before
  * the database pool and the embedded server close.
  */
+// Any constant shared by all Parley instances (the migrations use another).
+const QUEUE_LOCK = 7_214_503_114;
+
 @Injectable()
 export class JobsService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Jobs');
@@ -104,25 +107,32 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
     boss.on('error', (err: Error) => this.logger.warn(`pg-boss: ${err.message}`));
     await boss.start();
     this.boss = boss;
-    for (const queue of this.queues.values()) {
-      const deadLetter = `${queue.name}-failed`;
-      if (queue.onFailed) {
-        await boss.createQueue(deadLetter, {
-          name: deadLetter,
-          retryLimit: 5,
-          retryDelay: 5,
+    // Instances starting together on a new database would create the same queues at once, and
+    // pg-boss's createQueue (a partition per queue) deadlocks then: one instance at a time.
+    await this.withQueueLock(async () => {
+      for (const queue of this.queues.values()) {
+        const deadLetter = `${queue.name}-failed`;
+        if (queue.onFailed) {
+          await boss.createQueue(deadLetter, {
+            name: deadLetter,
+            retryLimit: 5,
+            retryDelay: 5,
+            retryBackoff: true,
+            expireInSeconds: 60,
+          });
+        }
+        await boss.createQueue(queue.name, {
+          name: queue.name,
+          retryLimit: queue.retryLimit,
+          retryDelay: queue.retryDelaySeconds,
           retryBackoff: true,
-          expireInSeconds: 60,
+          expireInSeconds: queue.expireInSeconds,
+          deadLetter: queue.onFailed ? deadLetter : undefined,
         });
       }
-      await boss.createQueue(queue.name, {
-        name: queue.name,
-        retryLimit: queue.retryLimit,
-        retryDelay: queue.retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: queue.expireInSeconds,
-        deadLetter: queue.onFailed ? deadLetter : undefined,
-      });
+    });
+    for (const queue of this.queues.values()) {
+      const deadLetter = `${queue.name}-failed`;
       const workerId = await boss.work<object>(
         queue.name,
         { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: POLL_SECONDS },
@@ -171,6 +181,19 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
     });
     if (!id) throw new Error(`jobs: ${queue} refused the job`);
     return id;
+  }
+
+  /** Runs `work` holding a database-wide advisory lock (released however `work` ends). */
+  private async withQueueLock(work: () => Promise<void>): Promise<void> {
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock($1)', [QUEUE_LOCK]);
+      await work();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [QUEUE_LOCK]).catch(() => undefined);
+      await runner.release();
+    }
   }
 
   /** After a commit that enqueued work: lets this instance's worker fetch it now, not at its next poll. */
