@@ -1,5 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiNotFoundResponse, ApiOperation } from '@nestjs/swagger';
+import { ErrorResponse } from '../../common/http/error.response';
 import { Auth } from '../../common/auth/auth.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import type { BucketName } from '../../config/rate-limit.config';
@@ -18,6 +19,8 @@ export interface AdminRouteOptions {
   bucket?: Extract<BucketName, 'admin' | 'admin:bans' | 'admin:bulk'>;
   /** The route changes state and records `X-Audit-Log-Reason`. */
   audited?: boolean;
+  /** The 404 the route answers, e.g. "`UNKNOWN_USER`: no such user". */
+  notFound?: string;
   /** More to say after the ACL line. */
   description?: string;
   /**
@@ -48,6 +51,9 @@ export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
     Auth({ kind: 'admin', acl: options.acl }),
     RateLimit(options.bucket ?? 'admin'),
     ...(options.audited ? [ApiAuditReason()] : []),
+    ...(options.notFound
+      ? [ApiNotFoundResponse({ type: ErrorResponse, description: options.notFound })]
+      : []),
     ...(options.body
       ? [ApiBody({ type: options.body.type, examples: options.body.examples })]
       : []),

@@ -69,6 +69,7 @@ export class AdminApiKeysController {
   @Delete(':keyId')
   @AdminRoute({
     operationId: 'delete_admin_api_key',
+    notFound: "`ADMIN_API_KEY_NOT_FOUND`: no key with this id belongs to the calling key's owner",
     summary: 'Revoke an admin API key (immediate, irreversible)',
     acl: AdminAcl.ApiKeyManage,
     audited: true,

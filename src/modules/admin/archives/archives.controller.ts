@@ -49,6 +49,7 @@ export class ArchivesController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'trigger_user_archive',
+    notFound: '`UNKNOWN_USER`: no such user',
     summary: "Export a user's data (queued zip archive)",
     acl: AdminAcl.ArchiveTriggerUser,
     audited: true,
@@ -70,6 +71,7 @@ export class ArchivesController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'trigger_guild_archive',
+    notFound: '`UNKNOWN_GUILD`: no such guild',
     summary: "Export a guild's data (queued zip archive)",
     acl: AdminAcl.ArchiveTriggerGuild,
     audited: true,
@@ -115,6 +117,7 @@ export class ArchivesController {
   @Get(':subjectType/:subjectId/:archiveId')
   @AdminRoute({
     operationId: 'get_archive_details',
+    notFound: '`UNKNOWN_ARCHIVE`: no such archive of this subject, or not visible to the key',
     summary: "An archive's metadata (status, progress, expiry, file)",
     acl: VIEW_ACLS,
     description: `${VISIBILITY} An archive the key may not see is 404 \`UNKNOWN_ARCHIVE\`.`,
@@ -133,6 +136,7 @@ export class ArchivesController {
   @Get(':subjectType/:subjectId/:archiveId/download')
   @AdminRoute({
     operationId: 'get_archive_download_url',
+    notFound: '`UNKNOWN_ARCHIVE`: no such archive of this subject, or not visible to the key',
     summary: 'A signed, time-limited download link to a completed archive',
     acl: VIEW_ACLS,
     audited: true,
