@@ -7,6 +7,11 @@ import { CredentialInvalidation1795400000000 } from './1795400000000-CredentialI
 import { AdminKeysAuditLog1795468870875 } from './1795468870875-AdminKeysAuditLog';
 import { Bans1795468870876 } from './1795468870876-Bans';
 import { Archives1795468870877 } from './1795468870877-Archives';
+import { MfaCore1795500000000 } from './1795500000000-MfaCore';
+import { MfaTotp1795500001000 } from './1795500001000-MfaTotp';
+import { MfaSms1795500002000 } from './1795500002000-MfaSms';
+import { WebAuthn1795500003000 } from './1795500003000-WebAuthn';
+import { Sso1795500004000 } from './1795500004000-Sso';
 
 /**
  * Every migration, in order. `npm run migration:generate -- <Name>` writes a new file here and
@@ -22,4 +27,9 @@ export const MIGRATIONS: MixedList<Function> = [
   AdminKeysAuditLog1795468870875,
   Bans1795468870876,
   Archives1795468870877,
+  MfaCore1795500000000,
+  MfaTotp1795500001000,
+  MfaSms1795500002000,
+  WebAuthn1795500003000,
+  Sso1795500004000,
 ];

@@ -19,6 +19,10 @@ import { OAuth2Module } from './modules/oauth2/oauth2.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { BanChecksModule } from './modules/bans/ban-checks.module';
 import { AdminModule } from './modules/admin/admin.module';
+import { TotpModule } from './modules/auth/mfa/totp/totp.module';
+import { SmsMfaModule } from './modules/auth/mfa/sms/sms-mfa.module';
+import { WebAuthnModule } from './modules/auth/webauthn/webauthn.module';
+import { SsoModule } from './modules/auth/sso/sso.module';
 
 /** The domain modules, in dependency order. */
 const DOMAIN_MODULES = [
@@ -28,6 +32,11 @@ const DOMAIN_MODULES = [
   BanChecksModule,
   UsersModule,
   AuthModule,
+  // Second factors and single sign-on sit on top of the accounts module (they import it).
+  TotpModule,
+  SmsMfaModule,
+  WebAuthnModule,
+  SsoModule,
   GuildsModule,
   WebhooksModule,
   OAuth2Module,

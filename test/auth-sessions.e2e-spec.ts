@@ -79,8 +79,25 @@ describe('sessions, account update, MFA-required login, suggestions, login brake
       expect(list.body).toHaveLength(2);
     });
 
-    it('requires the right password', async () => {
+    it('needs no password within 5 minutes of a login on the same session', async () => {
       const user = await registerUser(app);
+      const other = (await login(user.email, user.password)).body.token as string;
+      const res = await http(app)
+        .post('/v1/auth/sessions/logout')
+        .set('Authorization', user.token)
+        .send({ session_id_hashes: [sha256Base64Url(other)] });
+      expect(res.status).toBe(204);
+      expect((await http(app).get('/v1/users/@me').set('Authorization', other)).status).toBe(401);
+    });
+
+    it('requires the right password once the login is older than 5 minutes', async () => {
+      const user = await registerUser(app);
+      await app
+        .get(DataSource)
+        .query(
+          "UPDATE auth_sessions SET proven_at = now() - interval '6 minutes' WHERE user_id = $1",
+          [user.userId],
+        );
       const body = { session_id_hashes: [sha256Base64Url(user.token)] };
       const missing = await http(app)
         .post('/v1/auth/sessions/logout')
@@ -88,7 +105,7 @@ describe('sessions, account update, MFA-required login, suggestions, login brake
         .send(body);
       expect(missing.status).toBe(400);
       expect(missing.body.code).toBe('INVALID_FORM_BODY');
-      expect(missing.body.errors[0].path).toBe('password');
+      expect(missing.body.errors[0]).toMatchObject({ path: 'password', code: 'PASSWORD_REQUIRED' });
       const wrong = await http(app)
         .post('/v1/auth/sessions/logout')
         .set('Authorization', user.token)
@@ -295,7 +312,7 @@ describe('sessions, account update, MFA-required login, suggestions, login brake
         totp: true,
         sms: true,
         webauthn: false,
-        sms_phone_hint: '+*******4567',
+        sms_phone_hint: '+*********67',
       });
       const rows = await db.query<Array<{ kind: string; ttl: number; used_at: null }>>(
         `SELECT kind, extract(epoch FROM expires_at - created_at)::int AS ttl, used_at

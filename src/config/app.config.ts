@@ -45,6 +45,11 @@ export class AppConfig {
     autoProvision: boolean;
   };
   readonly registration: boolean;
+
+  /** SSO_ENFORCED with SSO on: password login, registration and password reset answer 403 SSO_REQUIRED. */
+  get passwordLoginDisabled(): boolean {
+    return this.sso.enabled && this.sso.enforced;
+  }
   readonly ipAuthorization: boolean;
   readonly trustProxy: string | false;
   readonly workerId: number;

@@ -223,9 +223,9 @@ describe('OAuth2 applications and bots', () => {
       .send({ token: 'x', client_id: a.id, client_secret: fresh.body.client_secret });
     expect(current.status).toBe(200);
 
-    // An older session needs the password.
+    // A session whose last proof is older than 5 minutes needs the password.
     await db.query(
-      "UPDATE auth_sessions SET created_at = now() - interval '11 minutes' WHERE user_id = $1",
+      "UPDATE auth_sessions SET proven_at = now() - interval '6 minutes' WHERE user_id = $1",
       [owner.userId],
     );
     const stale = await http(app)

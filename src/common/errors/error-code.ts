@@ -25,6 +25,7 @@ export enum ErrorCode {
   InvalidEmailToken = 'INVALID_EMAIL_TOKEN',
   InvalidMfaTicket = 'INVALID_MFA_TICKET',
   InvalidMfaCode = 'INVALID_MFA_CODE',
+  MfaMethodUnavailable = 'MFA_METHOD_UNAVAILABLE',
   InvalidIpAuthorizationTicket = 'INVALID_IP_AUTHORIZATION_TICKET',
   UnknownUser = 'UNKNOWN_USER',
   UnknownGuild = 'UNKNOWN_GUILD',
@@ -85,6 +86,10 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.InvalidEmailToken]: { status: 400, message: 'Invalid or expired token.' },
   [ErrorCode.InvalidMfaTicket]: { status: 400, message: 'Invalid or expired MFA ticket.' },
   [ErrorCode.InvalidMfaCode]: { status: 400, message: 'Invalid MFA code.' },
+  [ErrorCode.MfaMethodUnavailable]: {
+    status: 400,
+    message: 'This second factor is not enabled for the account.',
+  },
   [ErrorCode.InvalidIpAuthorizationTicket]: {
     status: 400,
     message: 'Invalid or expired IP authorization ticket.',

@@ -16,6 +16,7 @@ import type { UpdateAccountDto } from './dto/update-account.dto';
 import { EmailTokensService } from './email-tokens.service';
 import { maskEmail } from './origin';
 import { PasswordService } from './password.service';
+import { ReauthService } from './mfa/reauth.service';
 import { SessionsService } from './sessions.service';
 
 interface PendingMail {
@@ -40,6 +41,7 @@ export class AccountService {
     private readonly mailer: MailerService,
     private readonly bans: BanChecks,
     private readonly audit: AuditLog,
+    private readonly reauth: ReauthService,
   ) {}
 
   async update(
@@ -52,16 +54,10 @@ export class AccountService {
     const emailChanges = newEmail !== undefined && newEmail !== current.email;
     const passwordChanges = dto.new_password !== undefined;
     if (emailChanges || passwordChanges) {
-      if (dto.password === undefined) {
-        throw ApiError.field(
-          'password',
-          FieldErrorCode.PasswordRequired,
-          'The current password is required to change the e-mail address or password.',
-        );
-      }
-      if (!(await this.passwords.verify(current.passwordHash, dto.password))) {
-        throw ApiError.field('password', FieldErrorCode.PasswordDoesNotMatch);
-      }
+      await this.reauth.confirm(caller, dto, {
+        allowRecent: false,
+        purpose: 'change the e-mail address or password',
+      });
     }
     if (emailChanges) await this.bans.assertEmailAllowed('email', newEmail);
     const newHash = passwordChanges ? await this.passwords.hash(dto.new_password as string) : null;

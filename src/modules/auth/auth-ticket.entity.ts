@@ -60,6 +60,10 @@ export class AuthTicketEntity {
   @Column({ name: 'resend_count', type: 'smallint', default: 0 })
   resendCount: number;
 
+  /** MFA: wrong codes submitted with this ticket (the ticket is spent at MFA_TICKET_MAX_FAILURES). */
+  @Column({ name: 'failed_attempts', type: 'smallint', default: 0 })
+  failedAttempts: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

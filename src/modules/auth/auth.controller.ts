@@ -124,7 +124,11 @@ export class AuthController {
     return this.sessions.listResponses(caller);
   }
 
-  /** Ends the listed sessions of the calling user (at most 100; the password is required). */
+  /**
+   * Ends the listed sessions of the calling user (at most 100). Confirmed by `password` (or
+   * `mfa_method` + `mfa_code` when the account has MFA), or by a login or re-authentication on this
+   * session in the last 5 minutes.
+   */
   @Post('sessions/logout')
   @HttpCode(204)
   @Auth({ kind: 'user' })
@@ -136,7 +140,7 @@ export class AuthController {
     @Body() dto: LogoutSessionsDto,
     @RequestAudit() audit: AuditContext,
   ): Promise<void> {
-    await this.sessions.logoutWithPassword(caller, dto.session_id_hashes, dto.password, audit);
+    await this.sessions.logoutConfirmed(caller, dto.session_id_hashes, dto, audit);
   }
 
   /** Marks the e-mail address verified (token from the verification mail, valid 24 h). */

@@ -24,6 +24,10 @@ import { PasswordService } from './password.service';
 import { SessionEntity } from './session.entity';
 import { SessionsService } from './sessions.service';
 import { UsernameSuggestionsService } from './username-suggestions.service';
+import { MfaFactorsService } from './mfa/mfa-factors.service';
+import { MfaLoginService } from './mfa/mfa-login.service';
+import { ReauthService } from './mfa/reauth.service';
+import { SecondFactors } from './mfa/second-factors';
 
 @Module({
   imports: [
@@ -54,7 +58,21 @@ import { UsernameSuggestionsService } from './username-suggestions.service';
     PasswordService,
     SessionsService,
     UsernameSuggestionsService,
+    SecondFactors,
+    MfaFactorsService,
+    MfaLoginService,
+    ReauthService,
   ],
-  exports: [PasswordService, SessionsService, LoginTicketsService, EmailTokensService],
+  exports: [
+    PasswordService,
+    SessionsService,
+    LoginTicketsService,
+    EmailTokensService,
+    IpAuthorizationService,
+    SecondFactors,
+    MfaFactorsService,
+    MfaLoginService,
+    ReauthService,
+  ],
 })
 export class AuthModule {}

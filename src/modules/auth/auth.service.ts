@@ -55,6 +55,7 @@ export class AuthService {
   ) {}
 
   async register(dto: RegisterDto, origin: SessionOrigin): Promise<AuthTokenWithUserIdResponse> {
+    if (this.config.passwordLoginDisabled) throw new ApiError(ErrorCode.SsoRequired);
     if (!this.config.registration) throw new ApiError(ErrorCode.RegistrationDisabled);
     const age = ageInYears(dto.date_of_birth);
     if (age === null) throw ApiError.field('date_of_birth', FieldErrorCode.DateOfBirthInvalid);
@@ -98,6 +99,7 @@ export class AuthService {
   }
 
   async login(dto: LoginDto, origin: SessionOrigin): Promise<AuthLoginResult> {
+    if (this.config.passwordLoginDisabled) throw new ApiError(ErrorCode.SsoRequired);
     const email = dto.email.trim();
     await this.attempts.check(email);
     const user = await this.users.findByEmail(email);

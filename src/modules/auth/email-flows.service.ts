@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
+import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
 import { userActor } from '../audit/actor';
 import { AuditLog } from '../audit/audit-log.service';
@@ -32,6 +33,7 @@ export class EmailFlowsService {
     private readonly mailer: MailerService,
     private readonly auth: AuthService,
     private readonly audit: AuditLog,
+    private readonly config: AppConfig,
   ) {}
 
   /** Marks the address verified; a token for an address the account no longer has is invalid. */
@@ -60,6 +62,7 @@ export class EmailFlowsService {
 
   /** Always succeeds, whether or not the address exists (no account enumeration). */
   async forgot(email: string): Promise<void> {
+    if (this.config.passwordLoginDisabled) throw new ApiError(ErrorCode.SsoRequired);
     const user = await this.users.findByEmail(email.trim());
     if (!user?.email || user.bot) return;
     const token = await this.emailTokens.issue(user.id, 'reset', { email: user.email });
@@ -68,6 +71,7 @@ export class EmailFlowsService {
 
   /** Sets a new password, ends every session, and logs in (the mailbox proved ownership). */
   async reset(dto: TokenAndPasswordDto, origin: SessionOrigin): Promise<AuthLoginResult> {
+    if (this.config.passwordLoginDisabled) throw new ApiError(ErrorCode.SsoRequired);
     const passwordHash = await this.passwords.hash(dto.password);
     let changed: string | undefined;
     const result = await this.db.transaction(async (m) => {

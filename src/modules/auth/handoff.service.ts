@@ -75,6 +75,7 @@ export class HandoffService {
         caller.userId,
         { ip: row.ip, userAgent: row.userAgent ?? undefined },
         m,
+        { proven: false },
       );
       await repo.update(row.id, {
         userId: caller.userId,

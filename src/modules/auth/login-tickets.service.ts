@@ -8,11 +8,11 @@ import type { UserEntity } from '../users/user.entity';
 import { AuthTicketEntity, type AuthTicketKind } from './auth-ticket.entity';
 import type { AuthMfaRequiredResponse } from './auth.response';
 import type { SessionOrigin } from './sessions.service';
+import { SecondFactors } from './mfa/second-factors';
 
 export const MFA_TICKET_TTL_MS = 5 * 60_000;
 export const IP_TICKET_TTL_MS = 15 * 60_000;
 
-const METHODS: Record<number, 'totp' | 'sms' | 'webauthn'> = { 0: 'totp', 1: 'sms', 2: 'webauthn' };
 const TICKET_RE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Tickets of half-finished logins, stored as SHA-256 (the MFA endpoints consume `mfa` ones). */
@@ -21,6 +21,7 @@ export class LoginTicketsService {
   constructor(
     @InjectRepository(AuthTicketEntity) private readonly tickets: Repository<AuthTicketEntity>,
     private readonly snowflakes: SnowflakeService,
+    private readonly factors: SecondFactors,
   ) {}
 
   repo(manager?: EntityManager): Repository<AuthTicketEntity> {
@@ -73,7 +74,7 @@ export class LoginTicketsService {
     manager?: EntityManager,
   ): Promise<AuthMfaRequiredResponse> {
     const { ticket } = await this.create(user, 'mfa', origin, manager);
-    const allowed = [...new Set(user.authenticatorTypes.map((t) => METHODS[t]).filter(Boolean))];
+    const allowed: string[] = this.factors.methodsOf(user);
     const sms = allowed.includes('sms');
     return {
       mfa: true,

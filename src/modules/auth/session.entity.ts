@@ -43,6 +43,14 @@ export class SessionEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
+  /**
+   * When the holder last proved a credential: the login that created the session (password, MFA,
+   * SSO, passkey) or a later re-authentication. Null for sessions handed to another device.
+   * Sensitive routes accept a proof younger than REAUTH_WINDOW_MS instead of asking again.
+   */
+  @Column({ name: 'proven_at', type: 'timestamptz', nullable: true })
+  provenAt: Date | null;
+
   /** Updated at most once a minute, off the response path. */
   @Column({ name: 'approx_last_used_at', type: 'timestamptz', nullable: true })
   approxLastUsedAt: Date | null;

@@ -6,13 +6,12 @@ import { CredentialResolvers } from '../../common/auth/credential-resolvers';
 import type { Caller, SessionCaller } from '../../common/auth/caller';
 import { constantTimeEqual, randomToken, sha256 } from '../../common/crypto/tokens';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
-import { ApiError } from '../../common/errors/api-error';
-import { FieldErrorCode } from '../../common/errors/field-error-code';
 import type { AuditContext } from '../audit/audit-context';
 import { AuditLog } from '../audit/audit-log.service';
 import type { AuthSessionResponse } from './auth.response';
 import { clientInfoFromUserAgent } from './client-info';
-import { PasswordService } from './password.service';
+import type { ReauthProof } from './mfa/dto/reauth.dto';
+import { ReauthService } from './mfa/reauth.service';
 import { toAuthSession } from './session.mapper';
 import { SessionEntity } from './session.entity';
 import { PreparedStatement } from '../../database/prepared';
@@ -41,7 +40,7 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
     private readonly snowflakes: SnowflakeService,
     private readonly resolvers: CredentialResolvers,
-    private readonly passwords: PasswordService,
+    private readonly reauth: ReauthService,
     private readonly notifications: DatabaseNotifications,
     private readonly audit: AuditLog,
   ) {}
@@ -50,11 +49,15 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     this.resolvers.register('session', this);
   }
 
-  /** Mints a session; returns the token (shown once). */
+  /**
+   * Mints a session; returns the token (shown once). `proven: false` for a session whose holder
+   * proved nothing themselves (a device handoff): it gets no re-authentication grace.
+   */
   async create(
     userId: string,
     origin: SessionOrigin,
     manager?: EntityManager,
+    { proven = true }: { proven?: boolean } = {},
   ): Promise<{ token: string; session: SessionEntity }> {
     const token = randomToken(32);
     const repo = manager ? manager.getRepository(SessionEntity) : this.sessions;
@@ -65,6 +68,7 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
       clientInfo: clientInfoFromUserAgent(origin.userAgent),
       ip: origin.ip ?? null,
       approxLastUsedAt: new Date(),
+      provenAt: proven ? new Date() : null,
     });
     await repo.insert(session);
     return { token, session };
@@ -124,20 +128,14 @@ export class SessionsService implements CredentialResolver, OnModuleInit {
     this.revoked(`s:${caller.sessionId}`);
   }
 
-  /** `POST /auth/sessions/logout`: the password is checked before anything is revoked. */
-  async logoutWithPassword(
+  /** `POST /auth/sessions/logout`: the proof is checked before anything is revoked. */
+  async logoutConfirmed(
     caller: SessionCaller,
     idHashes: string[],
-    password: string,
+    proof: ReauthProof,
     context: AuditContext,
   ): Promise<void> {
-    const rows = await this.sessions.query<Array<{ password_hash: string | null }>>(
-      'SELECT password_hash FROM users WHERE id = $1',
-      [caller.userId],
-    );
-    if (!(await this.passwords.verify(rows[0]?.password_hash ?? null, password))) {
-      throw ApiError.field('password', FieldErrorCode.PasswordDoesNotMatch);
-    }
+    await this.reauth.confirm(caller, proof, { allowRecent: true, purpose: 'end sessions' });
     await this.sessions.manager.transaction(async (m) => {
       const ended = await this.revokeByIdHashes(caller.userId, idHashes, m);
       await this.audit.record(m, {

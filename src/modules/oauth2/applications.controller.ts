@@ -111,7 +111,7 @@ export class ApplicationsController {
     return this.apps.delete(caller.userId, id);
   }
 
-  /** New client secret (shown once). Needs the password unless the session is under 10 minutes old. */
+  /** New client secret (shown once). Needs a re-authentication (password or second factor) unless this session proved one in the last 5 minutes. */
   @Post('oauth2/applications/:id/client-secret/reset')
   @HttpCode(200)
   @Auth({ kind: 'user' })
@@ -124,7 +124,7 @@ export class ApplicationsController {
     @Body() dto: ClientSecretResetDto,
     @RequestAudit() audit: AuditContext,
   ): Promise<ApplicationResponse> {
-    return this.apps.resetClientSecret(caller, id, dto.password, audit);
+    return this.apps.resetClientSecret(caller, id, dto, audit);
   }
 
   /** Updates the bot's profile. */

@@ -5,13 +5,12 @@ import type { SessionCaller } from '../../common/auth/caller';
 import { randomToken, sha256 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
 import type { AuditContext } from '../audit/audit-context';
 import { AuditLog } from '../audit/audit-log.service';
-import { PasswordService } from '../auth/password.service';
-import { SessionEntity } from '../auth/session.entity';
+import type { ReauthProof } from '../auth/mfa/dto/reauth.dto';
+import { ReauthService } from '../auth/mfa/reauth.service';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { slugifyUsername } from '../users/username-slug';
@@ -33,8 +32,6 @@ import { redirectUriErrors } from './redirect-uris';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 import { TaggedCache } from '../../common/cache/tagged-cache';
 
-/** A session this young may reset the client secret without the password. */
-const FRESH_SESSION_MS = 10 * 60_000;
 
 /** `<application_id>.<secret>`: the secret is what is hashed and stored. */
 export function newBotToken(applicationId: string): { token: string; hash: Buffer } {
@@ -51,9 +48,8 @@ export class ApplicationsService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @InjectRepository(ApplicationEntity) private readonly apps: Repository<ApplicationEntity>,
-    @InjectRepository(SessionEntity) private readonly sessions: Repository<SessionEntity>,
     private readonly users: UsersService,
-    private readonly passwords: PasswordService,
+    private readonly reauth: ReauthService,
     private readonly snowflakes: SnowflakeService,
     private readonly notifications: DatabaseNotifications,
     private readonly audit: AuditLog,
@@ -186,29 +182,21 @@ export class ApplicationsService implements OnModuleInit {
     });
   }
 
-  /** New client secret, shown once. Needs the password or a session younger than 10 minutes. */
+  /**
+   * New client secret, shown once. Needs a re-authentication proof (the password, or a second
+   * factor) unless this session proved one in the last 5 minutes.
+   */
   async resetClientSecret(
     caller: SessionCaller,
     id: string,
-    password: string | undefined,
+    proof: ReauthProof,
     context: AuditContext,
   ): Promise<ApplicationResponse> {
     const app = await this.getOwned(caller.userId, id);
-    if (password !== undefined) {
-      const owner = await this.users.getById(caller.userId);
-      if (!(await this.passwords.verify(owner.passwordHash, password))) {
-        throw ApiError.field('password', FieldErrorCode.PasswordDoesNotMatch);
-      }
-    } else {
-      const session = await this.sessions.findOneBy({ id: caller.sessionId });
-      if (!session || Date.now() - session.createdAt.getTime() > FRESH_SESSION_MS) {
-        throw ApiError.field(
-          'password',
-          FieldErrorCode.PasswordRequired,
-          'Enter your password (or log in again) to reset the client secret.',
-        );
-      }
-    }
+    const confirmedWith = await this.reauth.confirm(caller, proof, {
+      allowRecent: true,
+      purpose: 'reset the client secret',
+    });
     const clientSecret = randomToken(32);
     await this.db.transaction(async (m) => {
       await m.update(ApplicationEntity, { id: app.id }, { clientSecretHash: sha256(clientSecret) });
@@ -217,7 +205,7 @@ export class ApplicationsService implements OnModuleInit {
         action: 'oauth2.client_secret.reset',
         targetType: 'oauth2_application',
         targetId: app.id,
-        metadata: { confirmed_with: password !== undefined ? 'password' : 'fresh_session' },
+        metadata: { confirmed_with: confirmedWith },
       });
     });
     this.changed(app.id);

@@ -19,7 +19,7 @@ export function toUserPartial(user: UserEntity): UserPartialResponse {
 
 export function maskPhone(phone: string | null): string | null {
   if (!phone) return null;
-  return phone.replace(/\d(?=\d{4})/g, '*');
+  return phone.replace(/\d(?=\d{2})/g, '*');
 }
 
 export function toUserPrivate(user: UserEntity): UserPrivateResponse {

@@ -23,7 +23,7 @@ export class UserPrivateResponse extends UserPartialResponse {
   email: string | null;
   /** Whether the e-mail address has been verified. */
   verified: boolean;
-  /** Masked phone number, e.g. `+*******1234`. */
+  /** Masked phone number: every digit but the last two, e.g. `+*********71`. */
   phone: string | null;
   mfa_enabled: boolean;
   /** AuthenticatorType values: 0 TOTP, 1 SMS, 2 WebAuthn. */

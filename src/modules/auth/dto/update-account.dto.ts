@@ -5,14 +5,17 @@ import {
   Length,
   Matches,
   MaxLength,
-  MinLength,
   ValidateIf,
 } from 'class-validator';
 import { USERNAME_PATTERN } from './register.dto';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { ReauthDto } from '../mfa/dto/reauth.dto';
 
-/** `PATCH /users/@me`. Changing `email` or `new_password` needs the current `password`. */
-export class UpdateAccountDto {
+/**
+ * `PATCH /users/@me`. Changing `email` or `new_password` needs a re-authentication proof: the
+ * current `password`, or `mfa_method` + `mfa_code` when the account has MFA.
+ */
+export class UpdateAccountDto extends ReauthDto {
   /** `[A-Za-z0-9_]{2,32}`; a new discriminator is allocated when the current one is taken. */
   @IsOptional()
   @Matches(USERNAME_PATTERN, {
@@ -32,13 +35,6 @@ export class UpdateAccountDto {
   @IsEmail({}, { message: 'email must be a valid e-mail address' })
   @MaxLength(254)
   email?: string;
-
-  /** The current password (required to change `email` or the password). */
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
-  password?: string;
 
   /** The new password, 8-256 characters. */
   @IsOptional()

@@ -1,5 +1,6 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { ReauthDto } from '../../auth/mfa/dto/reauth.dto';
 
 export class ApplicationCreateDto {
   /** 1-100 characters. */
@@ -27,10 +28,8 @@ export class ApplicationCreateDto {
 /** Every field of the create request, all optional; `redirect_uris` replaces the list (null clears it). */
 export class ApplicationUpdateDto extends PartialType(ApplicationCreateDto) {}
 
-export class ClientSecretResetDto {
-  /** The owner's password; not needed within 10 minutes of logging in. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(256)
-  password?: string;
-}
+/**
+ * The owner's re-authentication: `password`, or `mfa_method` + `mfa_code`; none needed within
+ * 5 minutes of logging in (or of another re-authentication) on this session.
+ */
+export class ClientSecretResetDto extends ReauthDto {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Single sign-on against one OpenID Connect issuer. */
+@Module({})
+export class SsoModule {}
