@@ -18,9 +18,7 @@ import { SecondFactors, type SecondFactorMethod } from './second-factors';
 export const MFA_TICKET_MAX_FAILURES = 5;
 
 type Outcome =
-  | { kind: 'ok'; result: AuthTokenWithUserIdResponse }
-  | { kind: 'wrong' }
-  | { kind: 'invalid' };
+  { kind: 'ok'; result: AuthTokenWithUserIdResponse } | { kind: 'wrong' } | { kind: 'invalid' };
 
 /**
  * The second step of a login: a live MFA ticket plus a proof of one of the account's factors
@@ -74,7 +72,8 @@ export class MfaLoginService {
       try {
         found = await this.ticketUser(rawTicket, method, m);
       } catch (e) {
-        if (e instanceof ApiError && e.code === ErrorCode.InvalidMfaTicket) return { kind: 'invalid' };
+        if (e instanceof ApiError && e.code === ErrorCode.InvalidMfaTicket)
+          return { kind: 'invalid' };
         throw e;
       }
       const { ticket, user } = found;

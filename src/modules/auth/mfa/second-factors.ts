@@ -19,8 +19,7 @@ export const METHOD_OF_TYPE: Record<AuthenticatorType, SecondFactorMethod> = {
 
 /** Where a second-factor proof is being used: the second step of a login, or a re-authentication. */
 export type SecondFactorContext =
-  | { kind: 'login'; ticketId: string }
-  | { kind: 'reauth'; sessionId: string };
+  { kind: 'login'; ticketId: string } | { kind: 'reauth'; sessionId: string };
 
 export interface SecondFactorCheck {
   user: UserEntity;
