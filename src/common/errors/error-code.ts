@@ -26,6 +26,8 @@ export enum ErrorCode {
   InvalidMfaTicket = 'INVALID_MFA_TICKET',
   InvalidMfaCode = 'INVALID_MFA_CODE',
   MfaMethodUnavailable = 'MFA_METHOD_UNAVAILABLE',
+  TotpAlreadyEnabled = 'TOTP_ALREADY_ENABLED',
+  TotpNotEnabled = 'TOTP_NOT_ENABLED',
   InvalidIpAuthorizationTicket = 'INVALID_IP_AUTHORIZATION_TICKET',
   UnknownUser = 'UNKNOWN_USER',
   UnknownGuild = 'UNKNOWN_GUILD',
@@ -89,6 +91,14 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.MfaMethodUnavailable]: {
     status: 400,
     message: 'This second factor is not enabled for the account.',
+  },
+  [ErrorCode.TotpAlreadyEnabled]: {
+    status: 400,
+    message: 'TOTP is already enabled: disable it before setting up a new authenticator.',
+  },
+  [ErrorCode.TotpNotEnabled]: {
+    status: 400,
+    message: 'TOTP is not enabled for the account (set it up first).',
   },
   [ErrorCode.InvalidIpAuthorizationTicket]: {
     status: 400,
