@@ -4,6 +4,7 @@ import { sha256 } from '../src/common/crypto/tokens';
 import { createTestApp, http } from './helpers/app';
 import { lastMail, mailToken } from './helpers/auth-helpers';
 import { registerUser } from './helpers/factories';
+import { enableTotp, totpCode } from './helpers/mfa';
 
 describe('IP authorization', () => {
   let app: NestExpressApplication;
@@ -16,6 +17,28 @@ describe('IP authorization', () => {
     http(app).post('/v1/auth/login').set('X-Forwarded-For', ip).send({ email, password });
   const poll = (ticket: string) =>
     http(app).get('/v1/auth/ip-authorization/poll').query({ ticket });
+
+  it('skips IP authorization for an account with MFA: the second factor is the proof', async () => {
+    const user = await registerUser(app);
+    const { secret } = await enableTotp(app, user);
+    const login = await loginFrom('203.0.113.9', user.email, user.password);
+    expect(login.status).toBe(200);
+    expect(login.body).toMatchObject({ mfa: true, totp: true });
+    const done = await http(app)
+      .post('/v1/auth/login/mfa/totp')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .send({ ticket: login.body.ticket, code: totpCode(secret) });
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ token: expect.any(String), user_id: user.userId });
+    // The address passed a second factor: it is now known for the account.
+    const known = await app
+      .get(DataSource)
+      .query('SELECT 1 FROM authorized_ips WHERE user_id = $1 AND ip = $2', [
+        user.userId,
+        '203.0.113.9',
+      ]);
+    expect(known).toHaveLength(1);
+  });
 
   it('asks for authorization from a new IP, then hands out the session once', async () => {
     const user = await registerUser(app);
