@@ -107,6 +107,20 @@ export class AppConfig {
         from: env.TWILIO_FROM ?? null,
       },
     };
+    if (this.sms.provider === 'twilio') {
+      const missing = (
+        [
+          ['TWILIO_ACCOUNT_SID', this.sms.twilio.accountSid],
+          ['TWILIO_AUTH_TOKEN', this.sms.twilio.authToken],
+          ['TWILIO_FROM', this.sms.twilio.from],
+        ] as const
+      ).filter(([, v]) => !v);
+      if (missing.length > 0) {
+        throw new Error(
+          `Invalid configuration:\n${missing.map(([k]) => `  SMS_PROVIDER=twilio needs ${k}`).join('\n')}`,
+        );
+      }
+    }
     const publicHost = new URL(this.webAppUrl).hostname;
     this.webauthn = {
       rpId: env.WEBAUTHN_RP_ID ?? publicHost,

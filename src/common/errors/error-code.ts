@@ -28,6 +28,8 @@ export enum ErrorCode {
   MfaMethodUnavailable = 'MFA_METHOD_UNAVAILABLE',
   TotpAlreadyEnabled = 'TOTP_ALREADY_ENABLED',
   TotpNotEnabled = 'TOTP_NOT_ENABLED',
+  SmsDeliveryFailed = 'SMS_DELIVERY_FAILED',
+  PhoneRequired = 'PHONE_REQUIRED',
   InvalidIpAuthorizationTicket = 'INVALID_IP_AUTHORIZATION_TICKET',
   UnknownUser = 'UNKNOWN_USER',
   UnknownGuild = 'UNKNOWN_GUILD',
@@ -99,6 +101,14 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.TotpNotEnabled]: {
     status: 400,
     message: 'TOTP is not enabled for the account (set it up first).',
+  },
+  [ErrorCode.SmsDeliveryFailed]: {
+    status: 503,
+    message: 'The text message could not be sent; try again later.',
+  },
+  [ErrorCode.PhoneRequired]: {
+    status: 400,
+    message: 'The account has no verified phone number.',
   },
   [ErrorCode.InvalidIpAuthorizationTicket]: {
     status: 400,

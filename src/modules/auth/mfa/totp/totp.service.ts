@@ -12,6 +12,7 @@ import { AuditLog } from '../../../audit/audit-log.service';
 import { UsersService } from '../../../users/users.service';
 import type { ReauthProof } from '../dto/reauth.dto';
 import { MfaFactorsService } from '../mfa-factors.service';
+import { recordOwnAccountChange } from '../account-audit';
 import { ReauthService } from '../reauth.service';
 import {
   AuthenticatorType,
@@ -96,7 +97,7 @@ export class TotpService implements SecondFactor, OnModuleInit {
       );
       await this.factors.add(caller.userId, AuthenticatorType.Totp, m);
       const fresh = await this.replaceBackupCodes(caller.userId, m);
-      await this.record(m, audit, caller.userId, 'mfa.totp.enable');
+      await recordOwnAccountChange(this.audit, m, audit, caller.userId, 'mfa.totp.enable');
       return fresh;
     });
     return { backup_codes: codes.map((c) => ({ code: c, consumed: false })) };
@@ -113,7 +114,7 @@ export class TotpService implements SecondFactor, OnModuleInit {
       await m.query('DELETE FROM mfa_totp WHERE user_id = $1', [caller.userId]);
       await m.query('DELETE FROM mfa_backup_codes WHERE user_id = $1', [caller.userId]);
       await this.factors.remove(caller.userId, [AuthenticatorType.Totp, AuthenticatorType.Sms], m);
-      await this.record(m, audit, caller.userId, 'mfa.totp.disable');
+      await recordOwnAccountChange(this.audit, m, audit, caller.userId, 'mfa.totp.disable');
     });
   }
 
@@ -133,7 +134,13 @@ export class TotpService implements SecondFactor, OnModuleInit {
         throw new ApiError(ErrorCode.TotpNotEnabled);
       }
       const fresh = await this.replaceBackupCodes(caller.userId, m);
-      await this.record(m, audit, caller.userId, 'mfa.backup_codes.regenerate');
+      await recordOwnAccountChange(
+        this.audit,
+        m,
+        audit,
+        caller.userId,
+        'mfa.backup_codes.regenerate',
+      );
       return fresh;
     });
     return { backup_codes: codes.map((c) => ({ code: c, consumed: false })) };
@@ -198,21 +205,5 @@ export class TotpService implements SecondFactor, OnModuleInit {
 
   private hashBackupCode(normalized: string): Buffer {
     return Buffer.from(hmac(this.config.secretKey, `backup-code:${normalized}`), 'base64url');
-  }
-
-  private record(
-    m: EntityManager,
-    audit: AuditContext,
-    userId: string,
-    action: string,
-  ): Promise<string> {
-    return this.audit.record(m, {
-      actor: audit.actor,
-      action,
-      targetType: 'user',
-      targetId: userId,
-      reason: audit.reason,
-      ip: audit.ip,
-    });
   }
 }
