@@ -1,4 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import WebAuthnEmulator, {
+  AuthenticatorEmulator,
+  PasskeysCredentialsMemoryRepository,
+} from 'nid-webauthn-emulator';
 import * as OTPAuth from 'otpauth';
 import { http } from './app';
 import type { TestUser } from './factories';
@@ -42,4 +46,46 @@ export async function enableTotp(
   if (enable.status !== 200) throw new Error(`TOTP enable: ${enable.status} ${enable.text}`);
   const backupCodes = (enable.body.backup_codes as Array<{ code: string }>).map((c) => c.code);
   return { secret, backupCodes };
+}
+
+/** The web app origin the test apps accept WebAuthn responses from (WEB_APP_URL). */
+export const WEBAUTHN_ORIGIN = 'http://app.parley.test';
+
+/**
+ * A software authenticator (nid-webauthn-emulator) with its own credential store (the library's
+ * default store is shared by every instance). `userVerification: false` makes it answer without
+ * the UV flag, like a security key without a PIN.
+ */
+export function softwareAuthenticator({ userVerification = true } = {}): WebAuthnEmulator {
+  return new WebAuthnEmulator(
+    new AuthenticatorEmulator({
+      credentialsRepository: new PasskeysCredentialsMemoryRepository(),
+      userGetAssertionInteraction: (user) => ({
+        user,
+        options: { uv: userVerification, up: true },
+      }),
+    }),
+  );
+}
+
+/** Registers a credential of `authenticator` for the user through the API (password proof). */
+export async function registerCredential(
+  app: NestExpressApplication,
+  user: TestUser,
+  authenticator: WebAuthnEmulator,
+  name = 'Test key',
+): Promise<{ id: string; credentialId: string }> {
+  const options = await http(app)
+    .post('/v1/users/@me/mfa/webauthn/credentials/registration-options')
+    .set('Authorization', user.token)
+    .send({ password: user.password });
+  if (options.status !== 200) throw new Error(`options: ${options.status} ${options.text}`);
+  const response = authenticator.createJSON(WEBAUTHN_ORIGIN, options.body);
+  const registered = await http(app)
+    .post('/v1/users/@me/mfa/webauthn/credentials')
+    .set('Authorization', user.token)
+    .send({ name, challenge: options.body.challenge, response });
+  if (registered.status !== 200)
+    throw new Error(`register: ${registered.status} ${registered.text}`);
+  return { id: registered.body.id as string, credentialId: response.id };
 }

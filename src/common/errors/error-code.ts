@@ -30,6 +30,9 @@ export enum ErrorCode {
   TotpNotEnabled = 'TOTP_NOT_ENABLED',
   SmsDeliveryFailed = 'SMS_DELIVERY_FAILED',
   PhoneRequired = 'PHONE_REQUIRED',
+  InvalidWebAuthnResponse = 'INVALID_WEBAUTHN_RESPONSE',
+  UnknownWebAuthnCredential = 'UNKNOWN_WEBAUTHN_CREDENTIAL',
+  MaxWebAuthnCredentials = 'MAX_WEBAUTHN_CREDENTIALS',
   InvalidIpAuthorizationTicket = 'INVALID_IP_AUTHORIZATION_TICKET',
   UnknownUser = 'UNKNOWN_USER',
   UnknownGuild = 'UNKNOWN_GUILD',
@@ -109,6 +112,16 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.PhoneRequired]: {
     status: 400,
     message: 'The account has no verified phone number.',
+  },
+  [ErrorCode.InvalidWebAuthnResponse]: {
+    status: 400,
+    message:
+      'The WebAuthn response does not verify (unknown, used or expired challenge, or a bad signature).',
+  },
+  [ErrorCode.UnknownWebAuthnCredential]: { status: 404, message: 'Unknown WebAuthn credential.' },
+  [ErrorCode.MaxWebAuthnCredentials]: {
+    status: 400,
+    message: 'Maximum number of WebAuthn credentials reached (10).',
   },
   [ErrorCode.InvalidIpAuthorizationTicket]: {
     status: 400,
