@@ -43,6 +43,9 @@ export class AppConfig {
     clientSecret: string | null;
     allowedDomains: string[];
     autoProvision: boolean;
+    /** Where the issuer sends the browser back (the web app's page that posts code + state). */
+    redirectUri: string;
+    scope: string;
   };
   readonly registration: boolean;
 
@@ -136,6 +139,8 @@ export class AppConfig {
       clientSecret: env.SSO_CLIENT_SECRET ?? null,
       allowedDomains: list(env.SSO_ALLOWED_DOMAINS),
       autoProvision: on(env.SSO_AUTO_PROVISION, false),
+      redirectUri: env.SSO_REDIRECT_URI ?? `${this.webAppUrl}/sso/callback`,
+      scope: env.SSO_SCOPE ?? 'openid email profile',
     };
     if (this.sso.enabled && (!this.sso.issuer || !this.sso.clientId)) {
       throw new Error(

@@ -53,6 +53,13 @@ export class EnvSchema {
   @IsOptional() @IsString() SSO_CLIENT_SECRET?: string;
   @IsOptional() @IsString() SSO_ALLOWED_DOMAINS?: string;
   @IsOptional() @IsIn(['on', 'off']) SSO_AUTO_PROVISION?: string;
+  @IsOptional() @IsUrl(url) SSO_REDIRECT_URI?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^(?=.*\bopenid\b)[\x21\x23-\x5B\x5D-\x7E ]{6,512}$/, {
+    message: 'SSO_SCOPE must be space-separated scopes including openid',
+  })
+  SSO_SCOPE?: string;
   @IsOptional() @IsIn(['on', 'off']) REGISTRATION?: string;
   @IsOptional() @IsIn(['on', 'off']) IP_AUTHORIZATION?: string;
   @IsOptional() @IsString() TRUST_PROXY?: string;

@@ -87,6 +87,7 @@ describe('Admin ACL matrix', () => {
   const FIXTURES: Record<string, Fixture> = {
     create_admin_api_key: async () => ({ body: { name: 'matrix', acls: [] } }),
     list_admin_api_keys: async () => ({}),
+    get_sso_config: async () => ({}),
     delete_admin_api_key: async (key) => {
       const victim = await createAdminKey(app, [], { owner: key.owner, ownerAcls: ['*'] });
       return { path: { keyId: victim.keyId } };
@@ -138,7 +139,7 @@ describe('Admin ACL matrix', () => {
     return op.method === 'get' ? req : req.send(body ?? {});
   };
 
-  it('covers the 24 admin operations of the spec, each naming its ACL', () => {
+  it('covers the 24 admin operations of the spec and the SSO configuration read, each naming its ACL', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(FIXTURES).sort());
     for (const op of operations) {
       expect({ op: op.operationId, acls: op.acls.length > 0 }).toEqual({

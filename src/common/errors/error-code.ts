@@ -33,6 +33,13 @@ export enum ErrorCode {
   InvalidWebAuthnResponse = 'INVALID_WEBAUTHN_RESPONSE',
   UnknownWebAuthnCredential = 'UNKNOWN_WEBAUTHN_CREDENTIAL',
   MaxWebAuthnCredentials = 'MAX_WEBAUTHN_CREDENTIALS',
+  SsoNotEnabled = 'SSO_NOT_ENABLED',
+  SsoProviderUnavailable = 'SSO_PROVIDER_UNAVAILABLE',
+  InvalidSsoState = 'INVALID_SSO_STATE',
+  SsoExchangeFailed = 'SSO_EXCHANGE_FAILED',
+  SsoEmailRequired = 'SSO_EMAIL_REQUIRED',
+  SsoDomainNotAllowed = 'SSO_DOMAIN_NOT_ALLOWED',
+  SsoAccountNotFound = 'SSO_ACCOUNT_NOT_FOUND',
   InvalidIpAuthorizationTicket = 'INVALID_IP_AUTHORIZATION_TICKET',
   UnknownUser = 'UNKNOWN_USER',
   UnknownGuild = 'UNKNOWN_GUILD',
@@ -119,6 +126,32 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
       'The WebAuthn response does not verify (unknown, used or expired challenge, or a bad signature).',
   },
   [ErrorCode.UnknownWebAuthnCredential]: { status: 404, message: 'Unknown WebAuthn credential.' },
+  [ErrorCode.SsoNotEnabled]: { status: 400, message: 'Single sign-on is not enabled.' },
+  [ErrorCode.SsoProviderUnavailable]: {
+    status: 503,
+    message: 'The single sign-on provider could not be reached; try again later.',
+  },
+  [ErrorCode.InvalidSsoState]: {
+    status: 400,
+    message: 'Unknown, used or expired SSO state: start the sign-in again.',
+  },
+  [ErrorCode.SsoExchangeFailed]: {
+    status: 400,
+    message: 'The single sign-on provider refused the code or returned an invalid ID token.',
+  },
+  [ErrorCode.SsoEmailRequired]: {
+    status: 400,
+    message: 'The single sign-on provider did not return a verified e-mail address.',
+  },
+  [ErrorCode.SsoDomainNotAllowed]: {
+    status: 403,
+    message: 'This e-mail domain may not sign in here.',
+  },
+  [ErrorCode.SsoAccountNotFound]: {
+    status: 403,
+    message:
+      'No account matches this single sign-on identity, and accounts are not created automatically.',
+  },
   [ErrorCode.MaxWebAuthnCredentials]: {
     status: 400,
     message: 'Maximum number of WebAuthn credentials reached (10).',

@@ -5,6 +5,7 @@ import { AssetsModule } from './assets/assets.module';
 import { AdminAuditLogsModule } from './audit-logs/admin-audit-logs.module';
 import { BansModule } from './bans/bans.module';
 import { BulkModule } from './bulk/bulk.module';
+import { AdminSsoModule } from './sso/admin-sso.module';
 
 /** The admin API (`/v1/admin/*`, `Admin <key>` credentials): the top of the module graph. */
 @Module({
@@ -15,6 +16,7 @@ import { BulkModule } from './bulk/bulk.module';
     ArchivesModule,
     AssetsModule,
     BulkModule,
+    AdminSsoModule,
   ],
 })
 export class AdminModule {}

@@ -58,7 +58,7 @@ export class InstanceService implements OnApplicationBootstrap {
         enabled: sso,
         enforced: sso && c.sso.enforced,
         display_name: c.sso.displayName,
-        redirect_uri: sso ? `${c.webAppUrl}/auth/sso/callback` : null,
+        redirect_uri: sso ? c.sso.redirectUri : null,
       },
       federation: { enabled: false },
     };

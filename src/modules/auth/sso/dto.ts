@@ -1,0 +1,76 @@
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+
+/** SsoStartRequest. */
+export class SsoStartDto {
+  /**
+   * Where the web app should go after the sign-in: a path, or a URL on the web app's own origin
+   * (`WEB_APP_URL`). Defaults to the web app's root.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  redirect_to?: string | null;
+}
+
+/** SsoCompleteRequest: what the issuer appended to the redirect URI. */
+export class SsoCompleteDto {
+  /** The authorization code. */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  code: string;
+
+  /** The `state` of the start answer. */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  state: string;
+}
+
+/** SsoStatusResponse. */
+export class SsoStatusResponse {
+  /** The identity provider's name to show on the button. */
+  display_name: string | null;
+  enabled: boolean;
+  /** SSO required for all users: password login, registration and reset answer 403 SSO_REQUIRED. */
+  enforced: boolean;
+  /** The redirect URI registered at the issuer. */
+  redirect_uri: string;
+}
+
+/** SsoStartResponse. */
+export class SsoStartResponse {
+  /** Send the browser here (the issuer's authorization endpoint, with PKCE S256 and a nonce). */
+  authorization_url: string;
+  redirect_uri: string;
+  /** Single use, valid 10 minutes: post it back with the code. */
+  state: string;
+}
+
+/** SsoCompleteResponse. */
+export class SsoCompleteResponse {
+  /** A session token. */
+  token: string;
+  user_id: string;
+  /** Where the web app goes next (the start request's `redirect_to`). */
+  redirect_to: string;
+}
+
+/** SsoConfigResponse: the instance's SSO configuration, without the client secret. */
+export class SsoConfigResponse {
+  enabled: boolean;
+  display_name: string | null;
+  issuer: string | null;
+  client_id: string | null;
+  /** Whether `SSO_CLIENT_SECRET` is set (the secret itself is never shown). */
+  client_secret_set: boolean;
+  redirect_uri: string | null;
+  scope: string | null;
+  allowed_domains: string[];
+  auto_provision: boolean;
+  /** From the issuer's discovery document; null when it could not be read. */
+  authorization_url: string | null;
+  token_url: string | null;
+  userinfo_url: string | null;
+  jwks_url: string | null;
+}

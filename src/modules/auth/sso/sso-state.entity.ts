@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * A started SSO login: the SHA-256 of its `state` and of its `nonce`, the PKCE verifier sealed
+ * under SECRET_KEY, and where the web app goes afterwards. Single use, 10 minutes.
+ */
+@Entity('sso_states')
+export class SsoStateEntity {
+  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'sso_states_pkey' })
+  id: string;
+
+  @Index('sso_states_state_hash_key', { unique: true })
+  @Column({ name: 'state_hash', type: 'bytea' })
+  stateHash: Buffer;
+
+  @Column({ name: 'nonce_hash', type: 'bytea' })
+  nonceHash: Buffer;
+
+  /** The PKCE code verifier, sealed with encryptSecret. */
+  @Column({ name: 'code_verifier_enc', type: 'text' })
+  codeVerifierEnc: string;
+
+  @Column({ name: 'redirect_to', type: 'varchar', length: 2048 })
+  redirectTo: string;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ name: 'consumed_at', type: 'timestamptz', nullable: true })
+  consumedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}
