@@ -419,7 +419,9 @@ export class SsoService implements OnModuleInit {
         redirect: 'error',
       });
     } catch (e) {
-      this.logger.warn(`SSO provider unreachable (${url}): ${e instanceof Error ? e.message : e}`);
+      this.logger.warn(
+        `SSO provider unreachable (${url}): ${e instanceof Error ? e.message : String(e)}`,
+      );
       throw new ApiError(ErrorCode.SsoProviderUnavailable);
     }
     const json: unknown = await res.json().catch(() => null);

@@ -428,7 +428,7 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
           id: credential.credentialId,
           publicKey: new Uint8Array(credential.publicKey),
           counter: Number(credential.counter),
-          transports: credential.transports as AuthenticatorTransport[],
+          transports: credential.transports,
         },
       });
       // The library refuses a counter that did not grow (when either side counts).
