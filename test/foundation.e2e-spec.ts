@@ -145,10 +145,10 @@ describe('foundation: errors, discovery, health, docs', () => {
           ip_authorization: true,
           oauth2: true,
           webhooks: true,
-          // Not served by any module yet, whatever the configuration says.
+          // SSO is off in the test configuration; the factor modules are always served.
           sso: false,
-          webauthn: false,
-          sms_mfa: false,
+          webauthn: true,
+          sms_mfa: true,
         }),
         limits: expect.objectContaining({
           rate_limits: expect.objectContaining({ discovery: { limit: 100000, window_seconds: 1 } }),

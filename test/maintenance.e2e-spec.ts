@@ -86,8 +86,11 @@ describe('maintenance sweeps', () => {
         'auth_handoffs',
         'auth_tickets',
         'email_tokens',
+        'mfa_sms_codes',
         'oauth2_codes',
         'oauth2_tokens',
+        'sso_states',
+        'webauthn_challenges',
         'webhook_deliveries',
       ].sort(),
     );
