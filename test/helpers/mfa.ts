@@ -4,6 +4,7 @@ import WebAuthnEmulator, {
   PasskeysCredentialsMemoryRepository,
 } from 'nid-webauthn-emulator';
 import * as OTPAuth from 'otpauth';
+import { DataSource } from 'typeorm';
 import { http } from './app';
 import type { TestUser } from './factories';
 
@@ -88,4 +89,27 @@ export async function registerCredential(
   if (registered.status !== 200)
     throw new Error(`register: ${registered.status} ${registered.text}`);
   return { id: registered.body.id as string, credentialId: response.id };
+}
+
+/** Ends the re-authentication grace of every session of the user (its proofs are 6 minutes old). */
+export function ageProofs(app: NestExpressApplication, userId: string): Promise<unknown> {
+  return app
+    .get(DataSource)
+    .query("UPDATE auth_sessions SET proven_at = now() - interval '6 minutes' WHERE user_id = $1", [
+      userId,
+    ]);
+}
+
+/** Logs in with the password; the account has MFA, so the answer is the MFA-required shape. */
+export async function mfaTicketOf(
+  app: NestExpressApplication,
+  user: TestUser,
+): Promise<{ ticket: string } & Record<string, unknown>> {
+  const res = await http(app)
+    .post('/v1/auth/login')
+    .send({ email: user.email, password: user.password });
+  if (res.status !== 200 || res.body.mfa !== true) {
+    throw new Error(`expected an MFA-required login: ${res.status} ${res.text}`);
+  }
+  return res.body as { ticket: string } & Record<string, unknown>;
 }

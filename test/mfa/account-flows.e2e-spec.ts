@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, http, unique } from '../helpers/app';
 import { lastMail, mailToken, tokenOf } from '../helpers/auth-helpers';
 import { registerUser } from '../helpers/factories';
-import { enableTotp, totpCode } from '../helpers/mfa';
+import { ageProofs, enableTotp, totpCode } from '../helpers/mfa';
 import { findSecretsAtRest, secretNeedles } from '../helpers/secret-scan';
 
 /**
@@ -20,12 +20,6 @@ describe('MFA in the account flows', () => {
     db = app.get(DataSource);
   });
   afterAll(() => app.close());
-
-  const ageProofs = (userId: string) =>
-    db.query(
-      "UPDATE auth_sessions SET proven_at = now() - interval '6 minutes' WHERE user_id = $1",
-      [userId],
-    );
 
   it('password reset answers the MFA-required shape, and the TOTP step logs in', async () => {
     const user = await registerUser(app);
@@ -102,7 +96,7 @@ describe('MFA in the account flows', () => {
       .post('/v1/auth/login')
       .send({ email: user.email, password: user.password });
     expect(other.body.mfa).toBe(true);
-    await ageProofs(user.userId);
+    await ageProofs(app, user.userId);
     const stale = await http(app)
       .post('/v1/auth/sessions/logout')
       .set('Authorization', user.token)

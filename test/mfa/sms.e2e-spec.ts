@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { LogSmsAdapter } from '../../src/infra/sms/log-sms.adapter';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
-import { enableTotp } from '../helpers/mfa';
+import { ageProofs, enableTotp, mfaTicketOf } from '../helpers/mfa';
 
 let phones = 0;
 /** A fresh E.164 number per call (the database is shared with the other suites). */
@@ -62,13 +62,12 @@ describe('SMS second factor', () => {
     expect(on.status).toBe(204);
     return { user, phone };
   };
-  const ticketOf = async (user: TestUser) => {
-    const res = await http(app)
-      .post('/v1/auth/login')
-      .send({ email: user.email, password: user.password });
-    expect(res.status).toBe(200);
-    return res.body as { ticket: string; sms_phone_hint: string; allowed_methods: string[] };
-  };
+  const ticketOf = (user: TestUser) =>
+    mfaTicketOf(app, user) as Promise<{
+      ticket: string;
+      sms_phone_hint: string;
+      allowed_methods: string[];
+    }>;
   const send = (ticket: string) => http(app).post('/v1/auth/login/mfa/sms/send').send({ ticket });
   const redeem = (ticket: string, code: string) =>
     http(app).post('/v1/auth/login/mfa/sms').send({ ticket, code });
@@ -222,10 +221,7 @@ describe('SMS second factor', () => {
 
   it('removing the phone turns SMS MFA off; disabling asks for a proof', async () => {
     const { user } = await smsUser();
-    await db.query(
-      "UPDATE auth_sessions SET proven_at = now() - interval '6 minutes' WHERE user_id = $1",
-      [user.userId],
-    );
+    await ageProofs(app, user.userId);
     const bare = await http(app)
       .post('/v1/users/@me/mfa/sms/disable')
       .set('Authorization', user.token)

@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
-import { enableTotp, totpCode } from '../helpers/mfa';
+import { ageProofs, enableTotp, mfaTicketOf, totpCode } from '../helpers/mfa';
 
 /**
  * TOTP and backup codes, with codes computed by an independent RFC 6238 implementation (otpauth):
@@ -18,23 +18,15 @@ describe('TOTP second factor', () => {
   afterAll(() => app.close());
 
   const ticketOf = async (user: TestUser): Promise<string> => {
-    const res = await http(app)
-      .post('/v1/auth/login')
-      .send({ email: user.email, password: user.password });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ mfa: true, totp: true, allowed_methods: ['totp'] });
-    return res.body.ticket as string;
+    const login = await mfaTicketOf(app, user);
+    expect(login).toMatchObject({ mfa: true, totp: true, allowed_methods: ['totp'] });
+    return login.ticket;
   };
   const mfaLogin = (ticket: string, code: string) =>
     http(app).post('/v1/auth/login/mfa/totp').send({ ticket, code });
   /** As if the authenticator had been enrolled long ago: no step used yet. */
   const forgetUsedStep = (userId: string) =>
     db.query('UPDATE mfa_totp SET last_used_step = NULL WHERE user_id = $1', [userId]);
-  const ageProofs = (userId: string) =>
-    db.query(
-      "UPDATE auth_sessions SET proven_at = now() - interval '6 minutes' WHERE user_id = $1",
-      [userId],
-    );
 
   it('sets up TOTP: a base32 seed and its otpauth URI, confirmed by a first code', async () => {
     const user = await registerUser(app);
@@ -95,7 +87,7 @@ describe('TOTP second factor', () => {
       .send({ code: '123456' });
     expect(early.status).toBe(400);
     expect(early.body.code).toBe('TOTP_NOT_ENABLED');
-    await ageProofs(user.userId);
+    await ageProofs(app, user.userId);
     const bare = await http(app)
       .post('/v1/users/@me/mfa/totp/setup')
       .set('Authorization', user.token)

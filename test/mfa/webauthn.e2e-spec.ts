@@ -3,7 +3,12 @@ import type WebAuthnEmulator from 'nid-webauthn-emulator';
 import { DataSource } from 'typeorm';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
-import { registerCredential, softwareAuthenticator, WEBAUTHN_ORIGIN } from '../helpers/mfa';
+import {
+  mfaTicketOf,
+  registerCredential,
+  softwareAuthenticator,
+  WEBAUTHN_ORIGIN,
+} from '../helpers/mfa';
 import { findSecretsAtRest, secretNeedles } from '../helpers/secret-scan';
 
 /**
@@ -21,14 +26,7 @@ describe('WebAuthn', () => {
   });
   afterAll(() => app.close());
 
-  const ticketOf = async (user: TestUser): Promise<string> => {
-    const res = await http(app)
-      .post('/v1/auth/login')
-      .send({ email: user.email, password: user.password });
-    expect(res.status).toBe(200);
-    expect(res.body.mfa).toBe(true);
-    return res.body.ticket as string;
-  };
+  const ticketOf = async (user: TestUser): Promise<string> => (await mfaTicketOf(app, user)).ticket;
   const mfaOptions = async (ticket: string) => {
     const res = await http(app)
       .post('/v1/auth/login/mfa/webauthn/authentication-options')
