@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, http, RELAXED_LIMITS } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { ageProofs, enableTotp, mfaTicketOf, totpCode } from '../helpers/mfa';
 
@@ -257,5 +257,27 @@ describe('TOTP second factor', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_FORM_BODY');
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+  });
+});
+
+describe('the auth:login:mfa bucket', () => {
+  let app: NestExpressApplication;
+  beforeAll(async () => {
+    app = await createTestApp({
+      env: { RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},auth:login:mfa=3/60s` },
+    });
+  });
+  afterAll(() => app.close());
+
+  it('limits the MFA login steps of one client, whatever the ticket', async () => {
+    const statuses: number[] = [];
+    for (const path of ['totp', 'sms', 'webauthn', 'totp']) {
+      const res = await http(app)
+        .post(`/v1/auth/login/mfa/${path}`)
+        .send({ ticket: 'x'.repeat(43), code: '123456', challenge: 'c', response: { id: 'a' } });
+      statuses.push(res.status);
+      if (res.status === 429) expect(res.body.code).toBe('RATE_LIMITED');
+    }
+    expect(statuses).toEqual([400, 400, 400, 429]);
   });
 });
