@@ -52,9 +52,15 @@ describe('Admin API keys', () => {
       required_acl: 'admin_api_key:manage',
     });
 
-    const list = await http(app).get('/v1/admin/api-keys').set('Authorization', root.header);
+    // The use is recorded off the response path: wait (bounded) for the write to land.
+    let list = await http(app).get('/v1/admin/api-keys').set('Authorization', root.header);
+    const find = () => list.body.find((k: { key_id: string }) => k.key_id === res.body.key_id);
+    for (let i = 0; i < 40 && list.status === 200 && find()?.last_used_at === null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      list = await http(app).get('/v1/admin/api-keys').set('Authorization', root.header);
+    }
     expect(list.status).toBe(200);
-    const listed = list.body.find((k: { key_id: string }) => k.key_id === res.body.key_id);
+    const listed = find();
     expect(listed).toEqual({
       key_id: res.body.key_id,
       name: 'auditors',
