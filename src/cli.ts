@@ -12,12 +12,14 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AdminApiKeysModule } from './modules/admin/api-keys/admin-api-keys.module';
 import { AdminBootstrapService } from './modules/admin/api-keys/admin-bootstrap.service';
+import { rotateKeysFile } from './modules/oauth2/oidc-keys';
 
 /**
  * Operator CLI: `node dist/src/cli.js <command>`.
  *   migration:run | migration:revert [--all] | migration:check | migration:generate <Name>
  *   openapi [--check]
  *   admin:bootstrap --email <email>   (prints a new admin key as the last line of stdout)
+ *   oidc:rotate-key [--alg RS256|EdDSA]   (new ID-token signing key in DATA_DIR/oidc-keys.json)
  */
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -172,6 +174,27 @@ async function main(): Promise<number> {
         await app.close();
       }
     }
+    case 'oidc:rotate-key': {
+      // A new ID-token signing key first in DATA_DIR/oidc-keys.json; older keys stay published.
+      const config = AppConfig.fromEnv(process.env);
+      const at = args.indexOf('--alg');
+      const alg = at >= 0 ? args[at + 1] : 'RS256';
+      if (alg !== 'RS256' && alg !== 'EdDSA') {
+        console.error('usage: cli.js oidc:rotate-key [--alg RS256|EdDSA]');
+        return 2;
+      }
+      if (config.oidc.signingKey) {
+        console.error(
+          'OIDC_SIGNING_KEY is set, so the keys file is not used: put the new key in OIDC_SIGNING_KEY and the old one in OIDC_PREVIOUS_KEYS',
+        );
+        return 1;
+      }
+      const rotated = await rotateKeysFile(config.dataDir, alg);
+      console.log(
+        `new signing key ${rotated.kid} in ${rotated.file} (${rotated.keys} key(s) published); restart every instance to sign with it`,
+      );
+      return 0;
+    }
     case 'admin:bootstrap': {
       const at = args.indexOf('--email');
       const email = at >= 0 ? args[at + 1] : undefined;
@@ -183,7 +206,7 @@ async function main(): Promise<number> {
     }
     default:
       console.error(
-        'usage: cli.js migration:run | migration:revert | migration:check | migration:generate <Name> | openapi [--check] | admin:bootstrap --email <email>',
+        'usage: cli.js migration:run | migration:revert | migration:check | migration:generate <Name> | openapi [--check] | admin:bootstrap --email <email> | oidc:rotate-key [--alg RS256|EdDSA]',
       );
       return 2;
   }

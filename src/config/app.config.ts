@@ -61,6 +61,12 @@ export class AppConfig {
   /** Whether banned IPs are refused (off only to measure the check's cost in load benchmarks). */
   readonly ipBans: boolean;
   readonly secretKey: Buffer;
+  /**
+   * OpenID Connect ID-token keys, as given (parsed once at boot by the OAuth2 module's key
+   * store): the active private key, and older keys published for verification only. Unset
+   * signing key = DATA_DIR/oidc-keys.json, generated on first start.
+   */
+  readonly oidc: { signingKey: string | null; previousKeys: string | null };
   readonly limits: {
     jsonBodyBytes: number;
     repohostBodyBytes: number;
@@ -163,6 +169,10 @@ export class AppConfig {
     this.secretKey = env.SECRET_KEY
       ? Buffer.from(env.SECRET_KEY, 'hex')
       : loadOrCreateSecretKey(this.dataDir);
+    this.oidc = {
+      signingKey: env.OIDC_SIGNING_KEY ?? null,
+      previousKeys: env.OIDC_PREVIOUS_KEYS ?? null,
+    };
     this.limits = {
       jsonBodyBytes: 1024 * 1024,
       repohostBodyBytes: 25 * 1024 * 1024,

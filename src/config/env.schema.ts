@@ -77,6 +77,9 @@ export class EnvSchema {
   @IsOptional()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hex characters (32 bytes)' })
   SECRET_KEY?: string;
+  // Key material: never echoed in a boot error (the key store names the variable only).
+  @IsOptional() @IsString() OIDC_SIGNING_KEY?: string;
+  @IsOptional() @IsString() OIDC_PREVIOUS_KEYS?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) MAX_WEBHOOKS_PER_CHANNEL?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) SHUTDOWN_GRACE_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000) SHUTDOWN_TIMEOUT_MS?: number;
