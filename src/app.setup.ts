@@ -8,13 +8,19 @@ import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/http/body-parsers';
 import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
 import { validationExceptionFactory } from './common/errors/validation';
+import { ErrorResponse, OAuthErrorResponse, RateLimitResponse } from './common/http/error.response';
+import { finishOpenApiDocument } from './common/openapi/finish-document';
 import { DrainState } from './common/lifecycle/drain-state';
 import { AppConfig } from './config/app.config';
 import { IpBanGate } from './modules/bans/ip-ban-gate';
 import type { DatabaseModuleOptions } from './database/database.module';
 
 /** Root-level aliases of /v1 routes (the discovery documents live at the host's root too). */
-const ROOT_ALIASES = new Set(['/.well-known/service', '/.well-known/oauth-authorization-server']);
+const ROOT_ALIASES = new Set([
+  '/.well-known/service',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+]);
 
 export interface CreateAppOptions {
   /** Overrides merged over process.env (tests use this instead of mutating the environment). */
@@ -79,15 +85,36 @@ export function configureApp(app: NestExpressApplication, config: AppConfig, log
   setupSwagger(app, config);
 }
 
+/** The top of the Swagger UI page: what Parley is and how to make a first call from it. */
+const API_DESCRIPTION = [
+  'Self-hostable HTTP + JSON API of a Discord-like messaging platform.',
+  '',
+  '### How to start',
+  '1. **Register**: open `POST /v1/auth/register` (Auth), *Try it out*, change the e-mail and ' +
+    'username if you like, *Execute*. The response holds a session `token`. (Already have an ' +
+    'account? `POST /v1/auth/login`.)',
+  '2. **Authorize**: click *Authorize* (top right), paste the token into **sessionToken**, ' +
+    '*Authorize*, *Close*. Every route with a lock now sends it.',
+  '3. **Call**: `GET /v1/users/@me`, then create a guild (`POST /v1/guilds`), a channel in it, ' +
+    'and a webhook in the channel; execute the webhook with its ID and token — no header needed.',
+  '4. **Admin API** (`/v1/admin/*`): on the server run `npm run admin:bootstrap -- --email ' +
+    '<your e-mail>` once; it prints `Admin adm_<key_id>_<secret>`. Paste that whole value into ' +
+    '**adminApiKey**. Each admin route names the ACL its key needs.',
+  '',
+  '### Conventions',
+  '- IDs are snowflakes sent as strings. Timestamps are ISO 8601.',
+  '- Authorization header forms: `<session token>`, `Bearer <OAuth2 access token>`, ' +
+    '`Bot <application_id>.<secret>`, `Admin adm_<key_id>_<secret>` (admin routes only).',
+  '- Errors use the envelope `{code, message, errors?}`; each route lists the codes it answers, ' +
+    'by status. The OAuth2 token, introspection and revocation endpoints answer RFC 6749 ' +
+    '`{error, error_description}`.',
+  '- Rate limits: `X-RateLimit-*` headers on every response; 429 carries `retry_after` (seconds).',
+].join('\n');
+
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Parley API')
-    .setDescription(
-      'Self-hostable HTTP + JSON API of a Discord-like messaging platform. ' +
-        'Authorization header forms: `<session token>`, `Bearer <OAuth2 access token>`, ' +
-        '`Bot <application_id>.<secret>`, `Admin adm_<key_id>_<secret>` (admin routes only). ' +
-        'Errors use the envelope `{code, message, errors?}`; OAuth2 token endpoints use RFC 6749 errors.',
-    )
+    .setDescription(API_DESCRIPTION)
     .setVersion('1.0.0')
     .setLicense('AGPL-3.0', 'https://www.gnu.org/licenses/agpl-3.0.html')
     .addServer(config.apiUrl.replace(/\/v1$/, ''), 'This instance')
@@ -110,7 +137,9 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
         type: 'apiKey',
         in: 'header',
         name: 'Authorization',
-        description: 'User session token, sent without a prefix',
+        description:
+          'User session token: paste the `token` that `POST /v1/auth/register` or ' +
+          '`POST /v1/auth/login` answered, as is (no `Bearer ` prefix).',
       },
       'sessionToken',
     )
@@ -119,23 +148,39 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
         type: 'apiKey',
         in: 'header',
         name: 'Authorization',
-        description: 'Bot token: `Bot <application_id>.<secret>`',
+        description:
+          'Bot token of an OAuth2 application: paste `Bot <application_id>.<secret>` (the word ' +
+          '`Bot`, one space, then the token from `POST /v1/oauth2/applications` or ' +
+          '`…/bot/reset-token`).',
       },
       'botToken',
     )
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'OAuth2 access token' }, 'bearer')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'OAuth2 access token from `POST /v1/oauth2/token`: paste the token only (Swagger UI ' +
+          'adds `Bearer `). Routes accept it when the token carries the scopes they name.',
+      },
+      'bearer',
+    )
     .addBasicAuth(
       {
         type: 'http',
         scheme: 'basic',
         description:
-          'OAuth2 client credentials (client_id:client_secret, each form-urlencoded) for the token, introspection and revocation endpoints',
+          'OAuth2 client credentials for the token, introspection and revocation endpoints: ' +
+          'username = the application ID (`client_id`), password = its client secret. Leave ' +
+          '`client_id`/`client_secret` out of the body when you use this.',
       },
       'clientBasic',
     );
-  return SwaggerModule.createDocument(app, builder.build(), {
+  const doc = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
+    extraModels: [ErrorResponse, RateLimitResponse, OAuthErrorResponse],
   });
+  return finishOpenApiDocument(doc);
 }
 
 function setupSwagger(app: NestExpressApplication, config: AppConfig): void {

@@ -5,8 +5,9 @@ import {
   SetMetadata,
   UseGuards,
 } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiSecurity, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ErrorResponse } from '../http/error.response';
+import { ApiSecurity } from '@nestjs/swagger';
+import { ErrorCode } from '../errors/error-code';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AdminAclGuard } from './admin-acl.guard';
 import { BearerGuard } from './bearer.guard';
 import {
@@ -43,12 +44,21 @@ export function Auth(options: AuthOptions): MethodDecorator & ClassDecorator {
     SetMetadata(AUTH_METADATA, resolved),
     UseGuards(admin ? AdminAclGuard : BearerGuard),
     ...kinds.map((k) => ApiSecurity(SECURITY[k])),
-    ApiUnauthorizedResponse({ type: ErrorResponse, description: 'Missing or invalid credentials' }),
-    ApiForbiddenResponse({
-      type: ErrorResponse,
-      description: 'Credentials lack the required kind, scope or ACL',
-    }),
+    // 401 UNAUTHORIZED follows from the security requirement (finishOpenApiDocument).
+    ApiErrors(...forbidden(resolved)),
   );
+}
+
+const USER_KINDS: readonly AuthKind[] = ['user', 'bot', 'bearer'];
+
+/** The 403s the guards answer for these options (bearer.guard.ts, admin-acl.guard.ts). */
+function forbidden(opts: ResolvedAuthOptions): ErrorCode[] {
+  if (opts.kinds.includes('admin')) return [ErrorCode.MissingAcl];
+  const codes: ErrorCode[] = [];
+  if (USER_KINDS.some((k) => !opts.kinds.includes(k))) codes.push(ErrorCode.AccessDenied);
+  if (opts.kinds.includes('bearer') && opts.scopes.length > 0)
+    codes.push(ErrorCode.MissingOauthScope);
+  return codes;
 }
 
 /** Marks a route as callable without credentials. Every route has `@Auth` or `@Public`. */

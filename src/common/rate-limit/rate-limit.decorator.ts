@@ -1,4 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+import { NO_RATE_LIMIT_EXTENSION } from '../openapi/api-errors.decorator';
 import type { BucketName } from '../../config/rate-limit.config';
 
 export const RATE_LIMIT_METADATA = 'parley:rate-limit';
@@ -24,4 +26,7 @@ export function RateLimit(bucket: BucketName, options: { global?: boolean } = {}
 
 /** Exempts a route from every rate limit (liveness/readiness probes). */
 export const SkipRateLimit = () =>
-  SetMetadata(RATE_LIMIT_METADATA, { global: false, skip: true } satisfies RateLimitMetadata);
+  applyDecorators(
+    SetMetadata(RATE_LIMIT_METADATA, { global: false, skip: true } satisfies RateLimitMetadata),
+    ApiExtension(NO_RATE_LIMIT_EXTENSION, true),
+  );

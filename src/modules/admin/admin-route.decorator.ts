@@ -1,6 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiBody, ApiNotFoundResponse, ApiOperation } from '@nestjs/swagger';
-import { ErrorResponse } from '../../common/http/error.response';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import type { ErrorCode } from '../../common/errors/error-code';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { Auth } from '../../common/auth/auth.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import type { BucketName } from '../../config/rate-limit.config';
@@ -19,8 +20,8 @@ export interface AdminRouteOptions {
   bucket?: Extract<BucketName, 'admin' | 'admin:bans' | 'admin:bulk'>;
   /** The route changes state and records `X-Audit-Log-Reason`. */
   audited?: boolean;
-  /** The 404 the route answers, e.g. "`UNKNOWN_USER`: no such user". */
-  notFound?: string;
+  /** The error codes the route answers beyond credentials, ACL and validation (e.g. its 404). */
+  errors?: ErrorCode[];
   /** More to say after the ACL line. */
   description?: string;
   /**
@@ -51,9 +52,7 @@ export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
     Auth({ kind: 'admin', acl: options.acl }),
     RateLimit(options.bucket ?? 'admin'),
     ...(options.audited ? [ApiAuditReason()] : []),
-    ...(options.notFound
-      ? [ApiNotFoundResponse({ type: ErrorResponse, description: options.notFound })]
-      : []),
+    ...(options.errors ? [ApiErrors(...options.errors)] : []),
     ...(options.body
       ? [ApiBody({ type: options.body.type, examples: options.body.examples })]
       : []),

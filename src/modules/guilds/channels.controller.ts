@@ -1,28 +1,20 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
-import { ErrorResponse } from '../../common/http/error.response';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { ChannelsService } from './channels.service';
 import { CreateMessageDto } from './dto/create-message.dto';
 import { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { ChannelResponse, MessageResponse } from './guild.response';
 import { MessagesService } from './messages.service';
+import { CREATE_MESSAGE_EXAMPLES } from './guilds.examples';
 
 const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
 
 @ApiTags('Channels')
-@ApiStandardErrors()
-@ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown channel (or not a member)' })
 @Controller('channels')
 export class ChannelsController {
   constructor(
@@ -33,8 +25,13 @@ export class ChannelsController {
   /** A channel of a guild the caller is in. Needs VIEW_CHANNEL. */
   @Get(':channel_id')
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'get_channel' })
-  @ApiOkResponse({ type: ChannelResponse })
+  @ApiOperation({
+    operationId: 'get_channel',
+    summary: 'Get a channel',
+    description: 'A channel of a guild the caller is in. Needs VIEW_CHANNEL.',
+  })
+  @ApiOkResponse({ type: ChannelResponse, description: 'The channel.' })
+  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
   get(@CurrentCaller() caller: Caller, @ChannelId() channelId: string): Promise<ChannelResponse> {
     return this.channels.get(caller.userId, channelId);
   }
@@ -42,8 +39,15 @@ export class ChannelsController {
   /** Messages, newest first; `before`/`after` are id cursors, `limit` 1-100 (default 50). */
   @Get(':channel_id/messages')
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'list_channel_messages' })
-  @ApiOkResponse({ type: [MessageResponse] })
+  @ApiOperation({
+    operationId: 'list_channel_messages',
+    summary: 'List messages',
+    description:
+      'Newest first. `before` and `after` are message ID cursors (exclusive); `limit` is 1-100 ' +
+      '(default 50). Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY.',
+  })
+  @ApiOkResponse({ type: [MessageResponse], description: 'The messages, newest first.' })
+  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
   listMessages(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
@@ -55,8 +59,15 @@ export class ChannelsController {
   /** Posts a message. Needs SEND_MESSAGES; content or embeds required. */
   @Post(':channel_id/messages')
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'create_message' })
-  @ApiCreatedResponse({ type: MessageResponse })
+  @ApiOperation({
+    operationId: 'create_message',
+    summary: 'Send a message',
+    description:
+      'Needs VIEW_CHANNEL and SEND_MESSAGES; `content` or at least one embed is required.',
+  })
+  @ApiCreatedResponse({ type: MessageResponse, description: 'The new message.' })
+  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions, ErrorCode.EmptyMessage)
+  @ApiBody({ type: CreateMessageDto, examples: CREATE_MESSAGE_EXAMPLES })
   createMessage(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,

@@ -11,9 +11,9 @@ import {
   Res,
 } from '@nestjs/common';
 import {
+  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -22,8 +22,8 @@ import type { Response } from 'express';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
-import { ErrorResponse } from '../../common/http/error.response';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { ChannelsService } from './channels.service';
 import { AddMemberDto } from './dto/add-member.dto';
@@ -32,12 +32,16 @@ import { CreateGuildDto } from './dto/create-guild.dto';
 import { UpdateGuildDto } from './dto/update-guild.dto';
 import { ChannelResponse, GuildResponse, MemberResponse } from './guild.response';
 import { GuildsService } from './guilds.service';
+import {
+  ADD_MEMBER_EXAMPLES,
+  CREATE_CHANNEL_EXAMPLES,
+  CREATE_GUILD_EXAMPLES,
+  UPDATE_GUILD_EXAMPLES,
+} from './guilds.examples';
 
 const GuildId = () => Param('guild_id', new ParseSnowflakePipe(ErrorCode.UnknownGuild));
 
 @ApiTags('Guilds')
-@ApiStandardErrors()
-@ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown guild (or not a member)' })
 @Controller('guilds')
 export class GuildsController {
   constructor(
@@ -48,8 +52,16 @@ export class GuildsController {
   /** Creates a guild: the caller becomes owner, with @everyone and a `general` channel. */
   @Post()
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'create_guild' })
-  @ApiCreatedResponse({ type: GuildResponse })
+  @ApiOperation({
+    operationId: 'create_guild',
+    summary: 'Create a guild',
+    description:
+      'The caller becomes its owner; the guild starts with the @everyone role and a general ' +
+      'text channel. `icon` is an image data URI.',
+  })
+  @ApiCreatedResponse({ type: GuildResponse, description: 'The new guild.' })
+  @ApiErrors(['icon', FieldErrorCode.ImageInvalid], ['icon', FieldErrorCode.ImageTooLarge])
+  @ApiBody({ type: CreateGuildDto, examples: CREATE_GUILD_EXAMPLES })
   create(@CurrentCaller() caller: Caller, @Body() dto: CreateGuildDto): Promise<GuildResponse> {
     return this.guilds.create(caller.userId, dto);
   }
@@ -57,8 +69,13 @@ export class GuildsController {
   /** A guild the caller is a member of. */
   @Get(':guild_id')
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'get_guild' })
-  @ApiOkResponse({ type: GuildResponse })
+  @ApiOperation({
+    operationId: 'get_guild',
+    summary: 'Get a guild',
+    description: 'A guild the caller is a member of (404 otherwise).',
+  })
+  @ApiOkResponse({ type: GuildResponse, description: 'The guild.' })
+  @ApiErrors(ErrorCode.UnknownGuild)
   get(@CurrentCaller() caller: Caller, @GuildId() guildId: string): Promise<GuildResponse> {
     return this.guilds.get(caller.userId, guildId);
   }
@@ -66,8 +83,22 @@ export class GuildsController {
   /** Renames the guild or changes its icon/banner. Needs MANAGE_GUILD. */
   @Patch(':guild_id')
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'update_guild' })
-  @ApiOkResponse({ type: GuildResponse })
+  @ApiOperation({
+    operationId: 'update_guild',
+    summary: 'Update a guild',
+    description:
+      'Name, icon or banner (image data URIs; null clears one). Needs MANAGE_GUILD.',
+  })
+  @ApiOkResponse({ type: GuildResponse, description: 'The updated guild.' })
+  @ApiErrors(
+    ErrorCode.UnknownGuild,
+    ErrorCode.MissingPermissions,
+    ['icon', FieldErrorCode.ImageInvalid],
+    ['icon', FieldErrorCode.ImageTooLarge],
+    ['banner', FieldErrorCode.ImageInvalid],
+    ['banner', FieldErrorCode.ImageTooLarge],
+  )
+  @ApiBody({ type: UpdateGuildDto, examples: UPDATE_GUILD_EXAMPLES })
   update(
     @CurrentCaller() caller: Caller,
     @GuildId() guildId: string,
@@ -79,8 +110,9 @@ export class GuildsController {
   /** The guild's channels, by position. */
   @Get(':guild_id/channels')
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'list_guild_channels' })
-  @ApiOkResponse({ type: [ChannelResponse] })
+  @ApiOperation({ operationId: 'list_guild_channels', summary: 'List a guild’s channels' })
+  @ApiOkResponse({ type: [ChannelResponse], description: 'The channels, by position.' })
+  @ApiErrors(ErrorCode.UnknownGuild)
   listChannels(
     @CurrentCaller() caller: Caller,
     @GuildId() guildId: string,
@@ -91,8 +123,19 @@ export class GuildsController {
   /** Creates a text channel. Needs MANAGE_CHANNELS. */
   @Post(':guild_id/channels')
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'create_guild_channel' })
-  @ApiCreatedResponse({ type: ChannelResponse })
+  @ApiOperation({
+    operationId: 'create_guild_channel',
+    summary: 'Create a channel',
+    description: 'A text channel, at the end of the list. Needs MANAGE_CHANNELS; at most 500.',
+  })
+  @ApiCreatedResponse({ type: ChannelResponse, description: 'The new channel.' })
+  @ApiErrors(
+    ErrorCode.UnknownGuild,
+    ErrorCode.MissingPermissions,
+    ErrorCode.MaxGuildChannels,
+    ['name', FieldErrorCode.BaseTypeRequired],
+  )
+  @ApiBody({ type: CreateChannelDto, examples: CREATE_CHANNEL_EXAMPLES })
   createChannel(
     @CurrentCaller() caller: Caller,
     @GuildId() guildId: string,
@@ -107,9 +150,22 @@ export class GuildsController {
    */
   @Put(':guild_id/members/:user_id')
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'add_guild_member' })
-  @ApiCreatedResponse({ type: MemberResponse })
-  @ApiNoContentResponse({ description: 'Already a member' })
+  @ApiOperation({
+    operationId: 'add_guild_member',
+    summary: 'Add a member',
+    description:
+      'Adds an existing user to the guild, with the given roles (owner or ADMINISTRATOR). 201 ' +
+      'with the member when added, 204 when the user already was a member (nothing changes).',
+  })
+  @ApiCreatedResponse({ type: MemberResponse, description: 'Added: the new member.' })
+  @ApiNoContentResponse({ description: 'Already a member: nothing changed.' })
+  @ApiErrors(
+    ErrorCode.UnknownGuild,
+    ErrorCode.UnknownUser,
+    ErrorCode.MissingPermissions,
+    ['roles', FieldErrorCode.UnknownRole],
+  )
+  @ApiBody({ type: AddMemberDto, examples: ADD_MEMBER_EXAMPLES })
   async addMember(
     @CurrentCaller() caller: Caller,
     @GuildId() guildId: string,
@@ -126,8 +182,19 @@ export class GuildsController {
   @Delete(':guild_id/members/:user_id')
   @HttpCode(204)
   @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'remove_guild_member' })
-  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiOperation({
+    operationId: 'remove_guild_member',
+    summary: 'Remove a member',
+    description:
+      'Owner or ADMINISTRATOR; any member may remove themselves. The owner cannot be removed.',
+  })
+  @ApiNoContentResponse({ description: 'Removed.' })
+  @ApiErrors(
+    ErrorCode.UnknownGuild,
+    ErrorCode.UnknownMember,
+    ErrorCode.MissingPermissions,
+    ErrorCode.CannotRemoveGuildOwner,
+  )
   removeMember(
     @CurrentCaller() caller: Caller,
     @GuildId() guildId: string,

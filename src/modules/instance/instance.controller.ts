@@ -2,13 +2,11 @@ import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorator';
-import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { DiscoveryResponse } from './discovery.response';
 import { InstanceService } from './instance.service';
 
 @ApiTags('Instance')
-@ApiStandardErrors()
 @Controller('.well-known')
 export class InstanceController {
   constructor(private readonly instance: InstanceService) {}

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { BotCaller, Caller, SessionCaller } from '../../common/auth/caller';
-import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
 import {
   ApplicationPublicResponse,
   ApplicationResponse,
@@ -22,7 +21,6 @@ import {
 import { BotProfileUpdateDto } from './dto/bot-profile-update.dto';
 
 @ApiTags('OAuth2 applications')
-@ApiStandardErrors()
 @Controller()
 export class ApplicationsController {
   constructor(

@@ -1,13 +1,11 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/auth.decorator';
-import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { OAuth2MetadataService } from './oauth2-metadata.service';
 import { OAuth2ServerMetadataResponse } from './oauth2.response';
 
 @ApiTags('OAuth2')
-@ApiStandardErrors()
 @Controller('.well-known')
 export class OAuth2MetadataController {
   constructor(private readonly metadata: OAuth2MetadataService) {}

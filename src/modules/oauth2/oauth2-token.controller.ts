@@ -1,25 +1,23 @@
-import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBody,
   ApiConsumes,
-  ApiExtraModels,
-  ApiInternalServerErrorResponse,
   ApiOkResponse,
   ApiOperation,
   ApiSecurity,
   ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { Public } from '../../common/auth/auth.decorator';
-import { OAuthErrorResponse, RateLimitResponse } from '../../common/http/error.response';
+import { AuthorizationHeader } from '../../common/auth/authorization-header.decorator';
+import { ApiOAuthErrors } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { IntrospectRequestDto, RevokeRequestDto, TokenRequestDto } from './dto/oauth2.dto';
 import { OAuth2ClientEndpointsService } from './oauth2-client-endpoints.service';
 import { OAuth2IntrospectResponse, OAuth2TokenResponse } from './oauth2.response';
 
-const CONSUMES = ['application/x-www-form-urlencoded', 'application/json'] as const;
+// JSON first: it is what Swagger UI pre-fills and sends (its form editor turns numeric-looking
+// strings into numbers); RFC 6749 clients send the form encoding, which is equally accepted.
+const CONSUMES = ['application/json', 'application/x-www-form-urlencoded'] as const;
 
 /**
  * RFC 6749 token endpoint, RFC 7662 introspection and RFC 7009 revocation. Client-authenticated
@@ -27,17 +25,10 @@ const CONSUMES = ['application/x-www-form-urlencoded', 'application/json'] as co
  * is in the RFC 6749 §5.2 shape.
  */
 @ApiTags('OAuth2')
-@ApiExtraModels(OAuthErrorResponse)
 // Basic, or no scheme at all when client_id/client_secret travel in the body.
 @ApiSecurity({})
 @ApiSecurity('clientBasic')
-@ApiBadRequestResponse({ type: OAuthErrorResponse, description: 'RFC 6749 §5.2 error' })
-@ApiUnauthorizedResponse({
-  type: OAuthErrorResponse,
-  description: 'invalid_client (with `WWW-Authenticate: Basic realm="parley"`)',
-})
-@ApiTooManyRequestsResponse({ type: RateLimitResponse, description: 'Rate limited' })
-@ApiInternalServerErrorResponse({ type: OAuthErrorResponse, description: 'Unexpected error' })
+@ApiOAuthErrors('invalid_request', 'invalid_client')
 @Controller('oauth2')
 export class OAuth2TokenController {
   constructor(private readonly endpoints: OAuth2ClientEndpointsService) {}
@@ -50,12 +41,13 @@ export class OAuth2TokenController {
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   @ApiOperation({ operationId: 'exchange_oauth2_token' })
+  @ApiOAuthErrors('invalid_grant', 'unsupported_grant_type', 'invalid_scope')
   @ApiConsumes(...CONSUMES)
   @ApiBody({ type: TokenRequestDto })
   @ApiOkResponse({ type: OAuth2TokenResponse })
   token(
     @Body() body: unknown,
-    @Headers('authorization') authorization?: string,
+    @AuthorizationHeader() authorization?: string,
   ): Promise<OAuth2TokenResponse> {
     return this.endpoints.token(body, authorization);
   }
@@ -73,7 +65,7 @@ export class OAuth2TokenController {
   @ApiOkResponse({ type: OAuth2IntrospectResponse })
   introspect(
     @Body() body: unknown,
-    @Headers('authorization') authorization?: string,
+    @AuthorizationHeader() authorization?: string,
   ): Promise<OAuth2IntrospectResponse> {
     return this.endpoints.introspect(body, authorization);
   }
@@ -89,7 +81,7 @@ export class OAuth2TokenController {
   @ApiConsumes(...CONSUMES)
   @ApiBody({ type: RevokeRequestDto })
   @ApiOkResponse({ description: 'Revoked (or unknown): empty body' })
-  revoke(@Body() body: unknown, @Headers('authorization') authorization?: string): Promise<void> {
+  revoke(@Body() body: unknown, @AuthorizationHeader() authorization?: string): Promise<void> {
     return this.endpoints.revoke(body, authorization);
   }
 }

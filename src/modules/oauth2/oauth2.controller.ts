@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
-import type { BearerCaller, Caller } from '../../common/auth/caller';
-import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
+import type { BearerCaller, Caller, SessionCaller } from '../../common/auth/caller';
 import { ConsentService } from './consent.service';
 import { AuthorizeConsentDto } from './dto/oauth2.dto';
 import { OAuth2MeService } from './oauth2-me.service';
@@ -14,7 +13,6 @@ import {
 } from './oauth2.response';
 
 @ApiTags('OAuth2')
-@ApiStandardErrors()
 @Controller('oauth2')
 export class OAuth2Controller {
   constructor(
@@ -24,7 +22,8 @@ export class OAuth2Controller {
 
   /**
    * The logged-in user approves an authorization request. Returns the redirect_uri with `code`
-   * and `state`; with `bot` + `guild_id` the bot also joins that guild.
+   * and `state`; with `bot` + `guild_id` the bot also joins that guild. With `openid`, the
+   * `nonce` is repeated in the ID token.
    */
   @Post('authorize/consent')
   @HttpCode(200)
@@ -32,10 +31,10 @@ export class OAuth2Controller {
   @ApiOperation({ operationId: 'authorize_consent' })
   @ApiOkResponse({ type: OAuth2ConsentResponse })
   consent(
-    @CurrentCaller() caller: Caller,
+    @CurrentCaller() caller: SessionCaller,
     @Body() dto: AuthorizeConsentDto,
   ): Promise<OAuth2ConsentResponse> {
-    return this.consents.consent(caller.userId, dto);
+    return this.consents.consent(caller, dto);
   }
 
   /** Applications the user has authorized. */
@@ -69,9 +68,13 @@ export class OAuth2Controller {
     return this.me.me(caller);
   }
 
-  /** The token's user (`sub` = user id); e-mail only with the `email` scope. */
+  /**
+   * The token's user (`sub` = user id) with the OpenID Connect standard claims; needs `identify`
+   * or `profile` (else 403 MISSING_OAUTH_SCOPE); e-mail only with the `email` scope.
+   */
   @Get('userinfo')
-  @Auth({ kind: 'bearer', scopes: ['identify'] })
+  // identify or profile: checked by OAuth2MeService (the guard's scopes are all-of).
+  @Auth({ kind: 'bearer' })
   @ApiOperation({ operationId: 'get_oauth2_userinfo' })
   @ApiOkResponse({ type: OAuth2UserInfoResponse })
   userInfo(@CurrentCaller() caller: BearerCaller): Promise<OAuth2UserInfoResponse> {

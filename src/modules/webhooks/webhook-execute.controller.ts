@@ -10,13 +10,14 @@ import {
   ApiProduces,
   ApiQuery,
   ApiTags,
+  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Public } from '../../common/auth/auth.decorator';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
 import { ErrorResponse } from '../../common/http/error.response';
+import { RawBody } from '../../common/http/raw-body.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { MessageResponse } from '../guilds/guild.response';
@@ -30,6 +31,12 @@ import { sendExecuteResult } from './execute-response';
 import { WebhookExecutionService } from './webhook-execution.service';
 
 const WebhookId = () => Param('webhook_id', new ParseSnowflakePipe(ErrorCode.UnknownWebhook));
+const SIGNATURE_REFUSED = {
+  type: ErrorResponse,
+  description:
+    'INVALID_WEBHOOK_SIGNATURE: the webhook has a signing secret and the signature header is ' +
+    'missing, malformed or not the HMAC-SHA256 of the raw body. Nothing is posted.',
+};
 const WAIT = {
   name: 'wait',
   required: false,
@@ -43,7 +50,6 @@ const WAIT = {
  * unknown fields.
  */
 @ApiTags('Webhooks')
-@ApiStandardErrors()
 @ApiExtraModels(RepoHostWebhook, ErrorTrackerWebhook, ChatCompatWebhookRequest)
 @ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown webhook or wrong token' })
 @Controller('webhooks/:webhook_id/:token')
@@ -69,31 +75,52 @@ export class WebhookExecuteController {
     return sendExecuteResult(res, await this.execution.executePlain(webhookId, token, body), wait);
   }
 
-  /** Code-hosting (GitHub-format) events; up to 25 MiB. Unsupported events → 204, nothing posted. */
+  /**
+   * Code-hosting events in GitHub's format, also sent by Gitea, Forgejo and Gogs; up to 25 MiB,
+   * JSON or form-encoded `payload=`. Unsupported events → 204, nothing posted.
+   */
   @Post('repohost')
   @Public()
   @RateLimit('webhook:repohost', { global: false })
   @ApiOperation({ operationId: 'execute_repohost_webhook' })
   @ApiBody({ type: RepoHostWebhook })
   @ApiHeader({ name: 'X-GitHub-Event', required: false, description: 'Event name, e.g. push' })
+  @ApiHeader({ name: 'X-Gitea-Event', required: false, description: 'Event name (Gitea)' })
+  @ApiHeader({ name: 'X-Forgejo-Event', required: false, description: 'Event name (Forgejo)' })
+  @ApiHeader({ name: 'X-Gogs-Event', required: false, description: 'Event name (Gogs)' })
   @ApiHeader({ name: 'X-Event-Key', required: false, description: 'Alternative event header' })
   @ApiHeader({
     name: 'X-GitHub-Delivery',
     required: false,
-    description: 'Delivery id; a repeated id is accepted once per day',
+    description:
+      'Delivery id; a repeated id is accepted once per day (also X-Gitea-Delivery, ' +
+      'X-Forgejo-Delivery, X-Gogs-Delivery). A refused delivery does not use its id up.',
+  })
+  @ApiHeader({ name: 'X-Gitea-Delivery', required: false, description: 'Delivery id (Gitea)' })
+  @ApiHeader({ name: 'X-Forgejo-Delivery', required: false, description: 'Delivery id (Forgejo)' })
+  @ApiHeader({ name: 'X-Gogs-Delivery', required: false, description: 'Delivery id (Gogs)' })
+  @ApiHeader({
+    name: 'X-Hub-Signature-256',
+    required: false,
+    description:
+      '`sha256=<hex HMAC-SHA256 of the raw body>` keyed with the signing secret; required when ' +
+      'the webhook has one (`signing_secret_set`). Gogs, which sends only `X-Gogs-Signature` ' +
+      '(bare hex), is checked on that header instead.',
   })
   @ApiQuery(WAIT)
   @ApiOkResponse({ type: MessageResponse, description: 'With wait=true and a rendered event' })
   @ApiNoContentResponse({ description: 'Accepted' })
+  @ApiUnauthorizedResponse(SIGNATURE_REFUSED)
   async repoHost(
     @WebhookId() webhookId: string,
     @Param('token') token: string,
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
     @Body() body: unknown,
+    @RawBody() rawBody: Buffer,
     @Res({ passthrough: true }) res: Response,
   ): Promise<MessageResponse | string | undefined> {
-    const result = await this.execution.executeRepoHost(webhookId, token, headers, body);
+    const result = await this.execution.executeRepoHost(webhookId, token, headers, body, rawBody);
     return sendExecuteResult(res, result, wait);
   }
 
@@ -108,18 +135,33 @@ export class WebhookExecuteController {
     required: false,
     description: 'Resource: issue, event_alert, metric_alert, error, comment, …',
   })
+  @ApiHeader({
+    name: 'Sentry-Hook-Signature',
+    required: false,
+    description:
+      '<hex HMAC-SHA256 of the raw body> keyed with the signing secret (the integration\'s ' +
+      'client secret); required when the webhook has one (`signing_secret_set`).',
+  })
   @ApiQuery(WAIT)
   @ApiOkResponse({ type: MessageResponse, description: 'With wait=true and a rendered event' })
   @ApiNoContentResponse({ description: 'Accepted' })
+  @ApiUnauthorizedResponse(SIGNATURE_REFUSED)
   async errorTracker(
     @WebhookId() webhookId: string,
     @Param('token') token: string,
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
     @Body() body: unknown,
+    @RawBody() rawBody: Buffer,
     @Res({ passthrough: true }) res: Response,
   ): Promise<MessageResponse | string | undefined> {
-    const result = await this.execution.executeErrorTracker(webhookId, token, headers, body);
+    const result = await this.execution.executeErrorTracker(
+      webhookId,
+      token,
+      headers,
+      body,
+      rawBody,
+    );
     return sendExecuteResult(res, result, wait);
   }
 

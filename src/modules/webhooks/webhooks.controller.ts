@@ -10,7 +10,6 @@ import {
 import { Auth, CurrentCaller, Public } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ApiStandardErrors } from '../../common/http/api-errors.decorator';
 import { ErrorResponse } from '../../common/http/error.response';
 import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { RequestAudit, type AuditContext } from '../audit/audit-context';
@@ -25,7 +24,6 @@ const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.Unk
 
 /** Webhook management: MANAGE_WEBHOOKS in the webhook's guild, or the webhook's token. */
 @ApiTags('Webhooks')
-@ApiStandardErrors()
 @ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown webhook, channel or guild' })
 @Controller()
 export class WebhooksController {
@@ -78,17 +76,22 @@ export class WebhooksController {
     return this.webhooks.get(caller.userId, webhookId);
   }
 
-  /** Renames, changes the avatar, or moves the webhook to another channel of the same guild. */
+  /**
+   * Renames, changes the avatar, moves the webhook to another channel of the same guild, or sets
+   * or clears its inbound signing secret (`signing_secret`, audited).
+   */
   @Patch('webhooks/:webhook_id')
   @Auth({ kind: ['user', 'bot'] })
   @ApiOperation({ operationId: 'update_webhook' })
+  @ApiAuditReason()
   @ApiOkResponse({ type: WebhookResponse })
   update(
     @CurrentCaller() caller: Caller,
     @WebhookId() webhookId: string,
     @Body() dto: UpdateWebhookDto,
+    @RequestAudit() audit: AuditContext,
   ): Promise<WebhookResponse> {
-    return this.webhooks.update(caller.userId, webhookId, dto);
+    return this.webhooks.update(caller.userId, webhookId, dto, audit);
   }
 
   @Delete('webhooks/:webhook_id')

@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentCaller } from '../../../common/auth/auth.decorator';
 import type { AdminCaller } from '../../../common/auth/caller';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { ParseSnowflakePipe } from '../../../common/snowflake/parse-snowflake.pipe';
 import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
@@ -17,7 +16,6 @@ import {
 import { AdminApiKeysService } from './admin-api-keys.service';
 
 @ApiTags('Admin')
-@ApiStandardErrors()
 @Controller('admin/api-keys')
 export class AdminApiKeysController {
   constructor(private readonly keys: AdminApiKeysService) {}
@@ -69,7 +67,7 @@ export class AdminApiKeysController {
   @Delete(':keyId')
   @AdminRoute({
     operationId: 'delete_admin_api_key',
-    notFound: "`ADMIN_API_KEY_NOT_FOUND`: no key with this id belongs to the calling key's owner",
+    errors: [ErrorCode.AdminApiKeyNotFound],
     summary: 'Revoke an admin API key (immediate, irreversible)',
     acl: AdminAcl.ApiKeyManage,
     audited: true,

@@ -9,13 +9,11 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Public } from '../../../common/auth/auth.decorator';
-import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { ErrorResponse } from '../../../common/http/error.response';
 import { ArchivesService } from './archives.service';
 
 /** The signed download link of an archive (outside /admin: the signature is the credential). */
 @ApiTags('Admin')
-@ApiStandardErrors()
 @Controller('archives')
 export class ArchiveDownloadController {
   constructor(private readonly archives: ArchivesService) {}

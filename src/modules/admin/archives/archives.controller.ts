@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentCaller } from '../../../common/auth/auth.decorator';
 import type { AdminCaller } from '../../../common/auth/caller';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { ParseSnowflakePipe } from '../../../common/snowflake/parse-snowflake.pipe';
 import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
@@ -40,7 +39,6 @@ const ArchivePathParams = () =>
   );
 
 @ApiTags('Admin')
-@ApiStandardErrors()
 @Controller('admin/archives')
 export class ArchivesController {
   constructor(private readonly archives: ArchivesService) {}
@@ -49,7 +47,7 @@ export class ArchivesController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'trigger_user_archive',
-    notFound: '`UNKNOWN_USER`: no such user',
+    errors: [ErrorCode.UnknownUser],
     summary: "Export a user's data (queued zip archive)",
     acl: AdminAcl.ArchiveTriggerUser,
     audited: true,
@@ -71,7 +69,7 @@ export class ArchivesController {
   @HttpCode(200)
   @AdminRoute({
     operationId: 'trigger_guild_archive',
-    notFound: '`UNKNOWN_GUILD`: no such guild',
+    errors: [ErrorCode.UnknownGuild],
     summary: "Export a guild's data (queued zip archive)",
     acl: AdminAcl.ArchiveTriggerGuild,
     audited: true,
@@ -117,7 +115,7 @@ export class ArchivesController {
   @Get(':subjectType/:subjectId/:archiveId')
   @AdminRoute({
     operationId: 'get_archive_details',
-    notFound: '`UNKNOWN_ARCHIVE`: no such archive of this subject, or not visible to the key',
+    errors: [ErrorCode.UnknownArchive],
     summary: "An archive's metadata (status, progress, expiry, file)",
     acl: VIEW_ACLS,
     description: `${VISIBILITY} An archive the key may not see is 404 \`UNKNOWN_ARCHIVE\`.`,
@@ -136,7 +134,7 @@ export class ArchivesController {
   @Get(':subjectType/:subjectId/:archiveId/download')
   @AdminRoute({
     operationId: 'get_archive_download_url',
-    notFound: '`UNKNOWN_ARCHIVE`: no such archive of this subject, or not visible to the key',
+    errors: [ErrorCode.UnknownArchive],
     summary: 'A signed, time-limited download link to a completed archive',
     acl: VIEW_ACLS,
     audited: true,

@@ -1,6 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
@@ -9,7 +8,6 @@ import { PurgeGuildAssetsRequest } from './purge-guild-assets.dto';
 import { PurgeGuildAssetsResponseSchema } from './purge-guild-assets.response';
 
 @ApiTags('Admin')
-@ApiStandardErrors()
 @Controller('admin/assets')
 export class AssetsController {
   constructor(private readonly purges: AssetPurgeService) {}

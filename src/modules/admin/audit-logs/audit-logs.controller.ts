@@ -1,6 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 import { ListAuditLogsRequest, SearchAuditLogsRequest } from './audit-log.dto';
@@ -8,7 +7,6 @@ import { AuditLogsListResponseSchema } from './audit-log.response';
 import { AdminAuditLogsService } from './audit-logs.service';
 
 @ApiTags('Admin')
-@ApiStandardErrors()
 @Controller('admin/audit-logs')
 export class AdminAuditLogsController {
   constructor(private readonly auditLogs: AdminAuditLogsService) {}

@@ -2,7 +2,6 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentCaller } from '../../../common/auth/auth.decorator';
 import type { AdminCaller } from '../../../common/auth/caller';
-import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
@@ -54,7 +53,6 @@ const LIST_BODY = {
 };
 
 @ApiTags('Admin')
-@ApiStandardErrors()
 @Controller('admin/bans')
 export class AdminBansController {
   constructor(private readonly bans: AdminBansService) {}

@@ -1,6 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { ErrorResponse } from '../../../common/http/error.response';
 import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
@@ -10,7 +9,6 @@ import { BulkMembersService } from './bulk-members.service';
 import { BulkOperationResponse } from './bulk-operation.response';
 
 @ApiTags('Admin')
-@ApiStandardErrors()
 @Controller('admin/bulk')
 export class BulkController {
   constructor(private readonly members: BulkMembersService) {}

@@ -1,13 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiStandardErrors } from '../../../common/http/api-errors.decorator';
 import { SsoConfigResponse } from '../../auth/sso/dto';
 import { SsoService } from '../../auth/sso/sso.service';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 
 @ApiTags('Admin')
-@ApiStandardErrors()
 @Controller('admin/sso')
 export class AdminSsoController {
   constructor(private readonly sso: SsoService) {}

@@ -1,0 +1,25 @@
+/**
+ * What each path parameter means, by name: one wording for the same parameter everywhere.
+ * `finishOpenApiDocument` fills it in where a route gives none; a route that needs more says so
+ * with `@ApiParam`. A new parameter name needs an entry here (the OpenAPI e2e check says so).
+ */
+export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
+  guild_id: 'Guild ID (snowflake, as a string).',
+  channel_id: 'Channel ID (snowflake, as a string).',
+  user_id: 'User ID (snowflake, as a string).',
+  webhook_id: 'Webhook ID (snowflake, as a string).',
+  token:
+    'The webhook token (64 characters), as returned when the webhook was created; ' +
+    'with the ID it is the whole credential, so treat the URL as a secret.',
+  id: 'OAuth2 application ID (snowflake, as a string); it is also the client ID and the bot user ID.',
+  application_id: 'OAuth2 application ID (snowflake, as a string) whose authorization to remove.',
+  credential_id:
+    'WebAuthn credential ID (snowflake, as a string): the `id` that ' +
+    '`GET /users/@me/mfa/webauthn/credentials` lists.',
+  code: 'The handoff code shown on the new device, `XXXX-XXXX`.',
+  keyId:
+    'Admin API key ID (snowflake, as a string), the `<key_id>` part of `adm_<key_id>_<secret>`.',
+  subjectType: 'What the archive holds: `user` or `guild`.',
+  subjectId: 'The user or guild ID (snowflake, as a string) the archive was made of.',
+  archiveId: 'Archive ID (snowflake, as a string), as returned when the archive was requested.',
+};
