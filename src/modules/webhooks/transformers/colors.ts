@@ -32,6 +32,7 @@ export const COLORS = {
   checkSuccess: 0x2ea043,
   checkFailure: 0xcf222e,
   checkNeutral: 0x8c959f,
+  deploymentInProgress: 0x0969da,
   discussion: 0x0e8a16,
   discussionAnswered: 0x1f883d,
 

@@ -3,6 +3,11 @@ import { COLORS } from './colors';
 import { Embed, MessageDraft } from '../../guilds/embeds/embed';
 import { PUSH_COMMIT_LIMIT, transformRepoHost } from './repohost.transformer';
 import { EMBED_LIMITS } from '../../guilds/embeds/truncate';
+import forgejoPullRequest from './fixtures/forgejo-pull-request.json';
+import giteaIssueComment from './fixtures/gitea-issue-comment.json';
+import giteaPush from './fixtures/gitea-push.json';
+import giteaRelease from './fixtures/gitea-release.json';
+import gogsIssues from './fixtures/gogs-issues.json';
 
 // Real deliveries from @octokit/webhooks-examples: loosely typed on purpose, the transformer
 // itself treats them as unknown.
@@ -354,6 +359,67 @@ const cases: Case[] = [
       author: authorOf(p),
     }),
   },
+  {
+    event: 'workflow_run',
+    action: 'completed',
+    pick: (p) => p.action === 'completed' && p.workflow_run.conclusion === 'success',
+    expected: (p) => ({
+      // The run's own name is blank in these examples: the workflow's is used.
+      title: '[octo-org/octo-repo:master] Workflow succeeded: test',
+      url: 'https://github.com/octo-org/octo-repo/actions/runs/289782451',
+      description: 'Run #163 · `3484a3f` · build(test): check workflow run event payload',
+      color: COLORS.checkSuccess,
+      author: authorOf(p),
+    }),
+  },
+  {
+    event: 'workflow_run',
+    action: 'completed',
+    // A completed delivery whose conclusion is null: rendered, neutral.
+    pick: (p) => p.action === 'completed' && p.workflow_run.conclusion === null,
+    expected: (p) => ({
+      title: '[Codertocat/Hello-World:main] Workflow completed: Manually triggered workflow',
+      url: 'https://github.com/octo-org/octo-repo/actions/runs/1589141559',
+      description: 'Run #36 · `5779607` · Update milestone-created.yml',
+      color: COLORS.checkNeutral,
+      author: authorOf(p),
+    }),
+  },
+  {
+    event: 'workflow_job',
+    action: 'completed',
+    pick: (p) => p.action === 'completed' && p.workflow_job.conclusion === 'failure',
+    expected: (p) => ({
+      title: '[Codertocat/Hello-World:main] Job failed: linters (CodeQL)',
+      url: 'https://github.com/octo-org/octo-repo/runs/1291536064',
+      description: 'Failed step: Run yarn run format-check',
+      color: COLORS.checkFailure,
+      author: authorOf(p),
+    }),
+  },
+  {
+    event: 'deployment_status',
+    pick: (p) => p.deployment_status.state === 'success',
+    expected: (p) => ({
+      // No environment_url nor target_url in these examples: the repository is linked.
+      title: '[Codertocat/Hello-World] Deployment to production succeeded',
+      url: 'https://github.com/Codertocat/Hello-World',
+      description: 'Ref `master` (`f95f852`)',
+      color: COLORS.checkSuccess,
+      author: authorOf(p),
+    }),
+  },
+  {
+    event: 'deployment_status',
+    pick: (p) => p.deployment_status.state === 'in_progress',
+    expected: (p) => ({
+      title: '[Codertocat/Hello-World] Deployment to github-pages in progress',
+      url: 'https://github.com/Codertocat/Hello-World/runs/145988746?check_suite_focus=true',
+      description: 'Ref `master` (`f95f852`)',
+      color: COLORS.deploymentInProgress,
+      author: authorOf(p),
+    }),
+  },
 ];
 
 describe('transformRepoHost with @octokit/webhooks-examples', () => {
@@ -376,6 +442,7 @@ describe('transformRepoHost with @octokit/webhooks-examples', () => {
         'commit_comment',
         'create',
         'delete',
+        'deployment_status',
         'discussion',
         'discussion_comment',
         'fork',
@@ -391,6 +458,8 @@ describe('transformRepoHost with @octokit/webhooks-examples', () => {
         'repository',
         'star',
         'watch',
+        'workflow_job',
+        'workflow_run',
       ].sort(),
     );
   });
@@ -434,6 +503,8 @@ describe('transformRepoHost with @octokit/webhooks-examples', () => {
     ['discussion', ['edited', 'labeled', 'locked', 'pinned', 'transferred', 'category_changed']],
     ['discussion_comment', ['edited', 'deleted']],
     ['repository', ['edited', 'transferred']],
+    ['workflow_run', ['requested']],
+    ['workflow_job', ['in_progress', 'queued', 'waiting']],
   ])('filters noisy %s actions', (event, actions) => {
     for (const action of actions) {
       for (const payload of examples(event, action)) {
@@ -449,7 +520,7 @@ describe('transformRepoHost with @octokit/webhooks-examples', () => {
     for (const payload of examples('ping')) expect(transformRepoHost('ping', payload)).toBeNull();
     const unsupported = definitions.filter((d) => !cases.some((c) => c.event === d.name));
     expect(unsupported.map((d) => d.name)).toEqual(
-      expect.arrayContaining(['label', 'gollum', 'workflow_run']),
+      expect.arrayContaining(['label', 'gollum', 'deployment', 'workflow_dispatch']),
     );
     for (const d of unsupported) {
       for (const payload of d.examples) {
@@ -734,6 +805,229 @@ describe('transformRepoHost with built payloads', () => {
     const embed = render('fork', p);
     expect(embed.author).toBeUndefined();
     expect(embed.title).toBe('[Codertocat/Hello-World] Fork created: Octocoders/Hello-World');
+  });
+});
+
+describe('transformRepoHost: CI and deployments, built from the examples', () => {
+  const runExample = () =>
+    clone(examples('workflow_run').find((p) => p.workflow_run.conclusion === 'success')!);
+
+  it.each([
+    ['failure', 'failed', COLORS.checkFailure],
+    ['timed_out', 'timed out', COLORS.checkFailure],
+    ['cancelled', 'cancelled', COLORS.checkNeutral],
+    ['skipped', 'skipped', COLORS.checkNeutral],
+  ])('colours a %s workflow run', (conclusion, word, color) => {
+    const p = runExample();
+    p.workflow_run.conclusion = conclusion;
+    const embed = render('workflow_run', p);
+    expect(embed.title).toBe(`[octo-org/octo-repo:master] Workflow ${word}: test`);
+    expect(embed.color).toBe(color);
+  });
+
+  it('names the run by its own name first and survives a run without branch or commit', () => {
+    const p = runExample();
+    p.workflow_run.name = 'CI';
+    p.workflow_run.head_branch = null;
+    delete p.workflow_run.head_commit;
+    delete p.workflow_run.head_sha;
+    const embed = render('workflow_run', p);
+    expect(embed.title).toBe('[octo-org/octo-repo] Workflow succeeded: CI');
+    expect(embed.description).toBe('Run #163');
+  });
+
+  it('ignores successful, cancelled and unfinished jobs', () => {
+    for (const p of examples('workflow_job')) {
+      if (p.workflow_job.conclusion === 'failure') continue;
+      expect({ p: p.workflow_job.status, draft: transformRepoHost('workflow_job', p) }).toEqual({
+        p: p.workflow_job.status,
+        draft: null,
+      });
+    }
+    const cancelled = clone(examples('workflow_job', 'completed')[0]);
+    cancelled.workflow_job.conclusion = 'cancelled';
+    expect(transformRepoHost('workflow_job', cancelled)).toBeNull();
+  });
+
+  it('truncates a long list of failed steps', () => {
+    const p = clone(
+      examples('workflow_job', 'completed').find((e) => e.workflow_job.conclusion === 'failure')!,
+    );
+    p.workflow_job.steps = Array.from({ length: 200 }, (_, i) => ({
+      name: `step ${i} ${'é'.repeat(10)}`,
+      conclusion: 'failure',
+    }));
+    const embed = render('workflow_job', p);
+    expect(embed.description!.length).toBeLessThanOrEqual(500);
+    expect(embed.description!.startsWith('Failed step: step 0 ')).toBe(true);
+  });
+
+  function deployment(state: string, urls: Record<string, string>): Payload {
+    const p = clone(examples('deployment_status')[0]);
+    p.deployment_status.state = state;
+    Object.assign(p.deployment_status, urls);
+    return p;
+  }
+
+  it('links a successful deployment to its environment, a failed one to its logs', () => {
+    const urls = {
+      environment_url: 'https://staging.example.com',
+      target_url: 'https://ci.example.com/runs/9',
+      description: 'Deployed by the pipeline',
+    };
+    expect(render('deployment_status', deployment('success', urls))).toMatchObject({
+      title: '[Codertocat/Hello-World] Deployment to production succeeded',
+      url: 'https://staging.example.com',
+      description: 'Deployed by the pipeline\nRef `master` (`f95f852`)',
+      color: COLORS.checkSuccess,
+    });
+    for (const [state, word] of [
+      ['failure', 'failed'],
+      ['error', 'errored'],
+    ]) {
+      expect(render('deployment_status', deployment(state, urls))).toMatchObject({
+        title: `[Codertocat/Hello-World] Deployment to production ${word}`,
+        url: 'https://ci.example.com/runs/9',
+        color: COLORS.checkFailure,
+      });
+    }
+  });
+
+  it('skips queued, pending, waiting and inactive deployment statuses', () => {
+    for (const state of ['queued', 'pending', 'waiting', 'inactive', 'constructor', '']) {
+      expect({
+        state,
+        draft: transformRepoHost('deployment_status', deployment(state, {})),
+      }).toEqual({ state, draft: null });
+    }
+  });
+});
+
+describe('transformRepoHost with Gitea, Forgejo and Gogs deliveries', () => {
+  const gitea = {
+    name: 'alice',
+    url: 'https://gitea.example.com/alice',
+    icon_url: 'https://gitea.example.com/avatars/1f1e2d3c',
+  };
+
+  it('renders a Gitea push (compare_url, total_commits, usernames, non-ASCII messages)', () => {
+    expect(render('push', giteaPush)).toEqual({
+      title: '[alice/webapp:main] 2 new commits',
+      url: giteaPush.compare_url,
+      description: [
+        '[`5e3b1c0`](https://gitea.example.com/alice/webapp/commit/5e3b1c0a7d2f4e6b8a9c0d1e2f3a4b5c6d7e8f90) Übersetzung: 日本語 ✓ in the login form - Alice Liddell',
+        '[`bffeb74`](https://gitea.example.com/alice/webapp/commit/bffeb74224043ba2feb48d137756c8a9331c449a) Fix the login redirect - ci-bot',
+      ].join('\n'),
+      color: COLORS.push,
+      author: gitea,
+    });
+  });
+
+  it('counts the commits Gitea left out of the list', () => {
+    const p = clone(giteaPush);
+    p.total_commits = 12;
+    const embed = render('push', p);
+    expect(embed.title).toBe('[alice/webapp:main] 12 new commits');
+    expect(embed.description!.split('\n').at(-1)).toBe('… and 7 more');
+  });
+
+  it('reads new and deleted refs from all-zero SHAs when a push has no flags', () => {
+    const created = clone(giteaPush);
+    created.before = '0'.repeat(40);
+    created.commits = [];
+    created.compare_url = '';
+    expect(render('push', created)).toMatchObject({
+      title: '[alice/webapp] New branch created: main',
+      url: 'https://gitea.example.com/alice/webapp',
+    });
+    const deleted = clone(giteaPush);
+    deleted.after = '0'.repeat(40);
+    deleted.commits = [];
+    expect(render('push', deleted).title).toBe('[alice/webapp] Branch deleted: main');
+  });
+
+  it('takes the pusher as author when a push has no sender', () => {
+    const p = clone(giteaPush);
+    delete p.sender;
+    expect(render('push', p).author).toEqual(gitea);
+  });
+
+  it('renders a Forgejo pull request, opened and merged', () => {
+    const bob = {
+      name: 'bob',
+      url: 'https://codeberg.example.org/bob',
+      icon_url: 'https://codeberg.example.org/avatars/9a8b7c',
+    };
+    expect(render('pull_request', forgejoPullRequest)).toEqual({
+      title: '[bob/tool] Pull request opened: #7 Add a --dry-run flag',
+      url: 'https://codeberg.example.org/bob/tool/pulls/7',
+      description: 'Prints what would change without writing anything.\r\n\r\nCloses #5.',
+      color: COLORS.prOpened,
+      author: bob,
+    });
+    const merged = clone(forgejoPullRequest);
+    merged.action = 'closed';
+    merged.pull_request.merged = true;
+    delete merged.pull_request.html_url;
+    // Without html_url, Forgejo's `url` is the page itself.
+    expect(render('pull_request', merged)).toEqual({
+      title: '[bob/tool] Pull request merged: #7 Add a --dry-run flag',
+      url: 'https://codeberg.example.org/bob/tool/pulls/7',
+      color: COLORS.prMerged,
+      author: bob,
+    });
+    for (const action of ['synchronized', 'label_updated', 'assigned', 'reviewed']) {
+      expect(transformRepoHost('pull_request', { ...forgejoPullRequest, action })).toBeNull();
+    }
+  });
+
+  it('renders a Gitea comment on a pull request (is_pull)', () => {
+    expect(render('issue_comment', giteaIssueComment)).toEqual({
+      title: '[alice/webapp] New comment on pull request #4 Dark mode',
+      url: 'https://gitea.example.com/alice/webapp/pulls/4#issuecomment-1203',
+      description: 'Looks good, one nit inline.',
+      color: COLORS.comment,
+      author: gitea,
+    });
+  });
+
+  it('renders a Gitea release', () => {
+    expect(render('release', giteaRelease)).toEqual({
+      title: '[alice/webapp] New release published: Spring cleaning (v1.4.0)',
+      url: 'https://gitea.example.com/alice/webapp/releases/tag/v1.4.0',
+      description: '* Faster start-up\n* Fewer dependencies',
+      color: COLORS.release,
+      author: gitea,
+    });
+    expect(transformRepoHost('release', { ...giteaRelease, action: 'updated' })).toBeNull();
+  });
+
+  it('renders a Gogs issue: author from username, a page URL derived from the repository', () => {
+    expect(render('issues', gogsIssues)).toEqual({
+      title: '[dave/daemon] Issue opened: #3 Crash on empty config',
+      url: 'https://gogs.example.net/dave/daemon/issues/3',
+      description: 'Starting with an empty `config.ini` panics.',
+      color: COLORS.issueOpened,
+      author: { name: 'dave', icon_url: 'https://gogs.example.net/avatars/5' },
+    });
+  });
+
+  it('never links an API URL as a page', () => {
+    const p = clone(gogsIssues);
+    p.issue.url = 'https://gogs.example.net/api/v1/repos/dave/daemon/issues/3';
+    expect(render('issues', p).url).toBe('https://gogs.example.net/dave/daemon/issues/3');
+  });
+
+  it('returns null for the events only Gitea-family hosts send', () => {
+    for (const event of [
+      'pull_request_approved',
+      'pull_request_rejected',
+      'pull_request_comment',
+      'wiki',
+      'package',
+    ]) {
+      expect(transformRepoHost(event, giteaPush)).toBeNull();
+    }
   });
 });
 

@@ -4,6 +4,9 @@ import { asArray, asRecord, asString, asText, at, firstText, JsonRecord } from '
 import { truncate } from '../../guilds/embeds/truncate';
 
 // Transforms GitHub-format webhook deliveries (event name from `X-GitHub-Event`) into one embed.
+// Gitea, Forgejo and Gogs send GitHub-compatible bodies that differ in places (`compare_url`,
+// `sender.username`, no `created`/`deleted` flags on pushes, `is_pull` on comments, missing
+// `html_url`s): every reader below takes whichever spelling is present.
 
 /** Commits listed in a push embed; the rest are summarised as "… and N more". */
 export const PUSH_COMMIT_LIMIT = 5;
@@ -23,7 +26,8 @@ interface Context {
 }
 
 function senderAuthor(sender: unknown): EmbedAuthor | undefined {
-  const login = asText(at(sender, 'login'));
+  // Gogs and Gitea also send `username`; older ones may send only that.
+  const login = firstText(at(sender, 'login'), at(sender, 'username'));
   if (login === undefined) return undefined;
   return {
     name: login,
@@ -39,6 +43,25 @@ function preview(body: unknown): string | undefined {
 
 function shortSha(sha: unknown): string {
   return (asText(sha) ?? '').slice(0, 7) || '???????';
+}
+
+// An all-zero SHA stands for "no commit": `before` of a new ref, `after` of a deleted one. Gitea
+// and Gogs pushes carry no `created`/`deleted` flags, only these.
+const isZeroSha = (sha: unknown): boolean => /^0{40}(?:0{24})?$/.test(asText(sha) ?? '');
+
+// A page for people, not an API document: GitHub's `url` fields are API URLs, Gitea's
+// `pull_request.url` is the page. Only used when `html_url` is absent.
+function pageUrl(item: unknown): string | undefined {
+  const html = asText(at(item, 'html_url'));
+  if (html !== undefined) return html;
+  const url = asText(at(item, 'url'));
+  return url && !/\/api\/|^https?:\/\/api\./.test(url) ? url : undefined;
+}
+
+// Issues and pull requests without any page URL (Gogs): the repository's usual path.
+function itemUrl(item: unknown, repoUrl: string | undefined, kind: 'issues' | 'pulls') {
+  const num = asString(at(item, 'number'));
+  return pageUrl(item) ?? (repoUrl && num !== undefined ? `${repoUrl}/${kind}/${num}` : undefined);
 }
 
 function refName(ref: string): string {
@@ -72,8 +95,12 @@ const push: Handler = (p, ctx) => {
   const isTag = ref.startsWith('refs/tags/');
   const kind = isTag ? 'Tag' : 'Branch';
   const commits = asArray(p.commits) ?? [];
-  const compare = asText(p.compare);
-  if (p.deleted === true) {
+  // Gitea lists a bounded number of commits and counts them all in `total_commits`.
+  const total = Math.max(commits.length, Number(asString(p.total_commits) ?? 0) || 0);
+  const compare = firstText(p.compare, p.compare_url);
+  const created = p.created === true || (p.created === undefined && isZeroSha(p.before));
+  const deleted = p.deleted === true || (p.deleted === undefined && isZeroSha(p.after));
+  if (deleted) {
     return {
       title: `[${ctx.repo}] ${kind} deleted: ${name}`,
       url: ctx.repoUrl,
@@ -82,13 +109,13 @@ const push: Handler = (p, ctx) => {
   }
   if (isTag) {
     return {
-      title: `[${ctx.repo}] ${p.created === true ? 'New tag created' : 'Tag updated'}: ${name}`,
+      title: `[${ctx.repo}] ${created ? 'New tag created' : 'Tag updated'}: ${name}`,
       url: compare ?? ctx.repoUrl,
       color: COLORS.tag,
     };
   }
   if (commits.length === 0) {
-    if (p.created === true) {
+    if (created) {
       return {
         title: `[${ctx.repo}] New branch created: ${name}`,
         url: compare ?? ctx.repoUrl,
@@ -106,14 +133,14 @@ const push: Handler = (p, ctx) => {
     return null;
   }
   const lines = commits.slice(0, PUSH_COMMIT_LIMIT).map(commitLine);
-  if (commits.length > PUSH_COMMIT_LIMIT) {
-    lines.push(`… and ${commits.length - PUSH_COMMIT_LIMIT} more`);
+  if (total > PUSH_COMMIT_LIMIT) {
+    lines.push(`… and ${total - PUSH_COMMIT_LIMIT} more`);
   }
   const forced = p.forced === true;
   return {
     title: forced
-      ? `[${ctx.repo}:${name}] ${plural(commits.length, 'commit')} force-pushed`
-      : `[${ctx.repo}:${name}] ${plural(commits.length, 'new commit')}`,
+      ? `[${ctx.repo}:${name}] ${plural(total, 'commit')} force-pushed`
+      : `[${ctx.repo}:${name}] ${plural(total, 'new commit')}`,
     url: compare ?? ctx.repoUrl,
     description: lines.join('\n'),
     color: forced ? COLORS.forcePush : COLORS.push,
@@ -136,7 +163,7 @@ const issues: Handler = (p, ctx) => {
   const notPlanned = ctx.action === 'closed' && at(p.issue, 'state_reason') === 'not_planned';
   return {
     title: `[${ctx.repo}] ${notPlanned ? 'Issue closed as not planned' : action.verb}: ${numbered(p.issue)}`,
-    url: asText(at(p.issue, 'html_url')),
+    url: itemUrl(p.issue, ctx.repoUrl, 'issues'),
     description: ctx.action === 'opened' ? preview(at(p.issue, 'body')) : undefined,
     color: notPlanned ? COLORS.issueClosedNotPlanned : action.color,
   };
@@ -144,11 +171,15 @@ const issues: Handler = (p, ctx) => {
 
 const issueComment: Handler = (p, ctx) => {
   if (ctx.action !== 'created') return null;
-  // GitHub delivers pull request conversation comments as issue comments too.
-  const kind = asRecord(at(p.issue, 'pull_request')) ? 'pull request' : 'issue';
+  // GitHub delivers pull request conversation comments as issue comments too; Gitea also says
+  // so in `is_pull`.
+  const isPull = asRecord(at(p.issue, 'pull_request')) !== undefined || p.is_pull === true;
   return {
-    title: `[${ctx.repo}] New comment on ${kind} ${numbered(p.issue)}`,
-    url: asText(at(p.comment, 'html_url')),
+    title: `[${ctx.repo}] New comment on ${isPull ? 'pull request' : 'issue'} ${numbered(p.issue)}`,
+    url: firstText(
+      at(p.comment, 'html_url'),
+      itemUrl(p.issue, ctx.repoUrl, isPull ? 'pulls' : 'issues'),
+    ),
     description: preview(at(p.comment, 'body')),
     color: COLORS.comment,
   };
@@ -189,7 +220,7 @@ const pullRequest: Handler = (p, ctx) => {
   }
   return {
     title: `[${ctx.repo}] ${verb}: ${numbered(pr)}`,
-    url: asText(at(pr, 'html_url')),
+    url: itemUrl(pr, ctx.repoUrl, 'pulls'),
     description: withBody ? preview(at(pr, 'body')) : undefined,
     color,
   };
@@ -353,6 +384,97 @@ const checkRun: Handler = (p, ctx) => {
   };
 };
 
+// `[repo:branch]`, or `[repo]` when the branch is unknown.
+function where(ctx: Context, branch: string | undefined): string {
+  return branch ? `[${ctx.repo}:${branch}]` : `[${ctx.repo}]`;
+}
+
+// GitHub Actions: one message per finished run (success, failure, cancelled, …), coloured by
+// its conclusion; requested/in-progress runs are not news.
+const workflowRun: Handler = (p, ctx) => {
+  if (ctx.action !== 'completed') return null;
+  const run = p.workflow_run;
+  const result = conclusion(at(run, 'conclusion'));
+  const name =
+    firstText(at(run, 'name'), at(p.workflow, 'name'), at(run, 'display_title')) ?? 'workflow';
+  const runNumber = asString(at(run, 'run_number'));
+  const sha = asText(at(run, 'head_sha'));
+  const subject = (asText(at(run, 'head_commit', 'message')) ?? '').split('\n', 1)[0].trim();
+  const description = [
+    runNumber !== undefined ? `Run #${runNumber}` : undefined,
+    sha ? `\`${sha.slice(0, 7)}\`` : undefined,
+    subject ? truncate(subject, COMMIT_SUBJECT_MAX) : undefined,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return {
+    title: `${where(ctx, asText(at(run, 'head_branch')))} Workflow ${result.word}: ${name}`,
+    url: firstText(at(run, 'html_url'), ctx.repoUrl),
+    description: description || undefined,
+    color: result.color,
+  };
+};
+
+// Jobs fire for every step of every run: only a failed job is worth a message of its own.
+const workflowJob: Handler = (p, ctx) => {
+  const job = p.workflow_job;
+  if (ctx.action !== 'completed' || asText(at(job, 'conclusion')) !== 'failure') return null;
+  const workflow = asText(at(job, 'workflow_name'));
+  const failedSteps = (asArray(at(job, 'steps')) ?? [])
+    .filter((step) => asText(at(step, 'conclusion')) === 'failure')
+    .map((step) => asText(at(step, 'name')))
+    .filter((name): name is string => name !== undefined);
+  return {
+    title: `${where(ctx, asText(at(job, 'head_branch')))} Job failed: ${
+      asText(at(job, 'name')) ?? 'unknown'
+    }${workflow ? ` (${workflow})` : ''}`,
+    url: firstText(at(job, 'html_url'), ctx.repoUrl),
+    description:
+      failedSteps.length > 0
+        ? truncate(`Failed step: ${failedSteps.join(', ')}`, BODY_PREVIEW_MAX)
+        : undefined,
+    color: COLORS.checkFailure,
+  };
+};
+
+const DEPLOYMENT_STATES: Record<string, { word: string; color: number }> = {
+  success: { word: 'succeeded', color: COLORS.checkSuccess },
+  failure: { word: 'failed', color: COLORS.checkFailure },
+  error: { word: 'errored', color: COLORS.checkFailure },
+  in_progress: { word: 'in progress', color: COLORS.deploymentInProgress },
+};
+
+// Queued, pending, waiting and inactive statuses come in bursts around the ones above: skipped.
+const deploymentStatus: Handler = (p, ctx) => {
+  const status = p.deployment_status;
+  const state = asText(at(status, 'state')) ?? '';
+  const known = Object.prototype.hasOwnProperty.call(DEPLOYMENT_STATES, state)
+    ? DEPLOYMENT_STATES[state]
+    : undefined;
+  if (!known) return null;
+  const environment =
+    firstText(at(status, 'environment'), at(p.deployment, 'environment')) ?? 'unknown';
+  // A finished deployment links to what was deployed; otherwise to its logs.
+  const url =
+    state === 'success'
+      ? firstText(at(status, 'environment_url'), at(status, 'target_url'), at(status, 'log_url'))
+      : firstText(at(status, 'target_url'), at(status, 'log_url'), at(status, 'environment_url'));
+  const ref = asText(at(p.deployment, 'ref'));
+  const sha = asText(at(p.deployment, 'sha'));
+  const description = [
+    preview(at(status, 'description')),
+    ref ? `Ref \`${ref}\`${sha ? ` (\`${sha.slice(0, 7)}\`)` : ''}` : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return {
+    title: `[${ctx.repo}] Deployment to ${environment} ${known.word}`,
+    url: url ?? ctx.repoUrl,
+    description: description || undefined,
+    color: known.color,
+  };
+};
+
 const checkSuite: Handler = (p, ctx) => {
   if (ctx.action !== 'completed') return null;
   const suite = p.check_suite;
@@ -443,6 +565,9 @@ const HANDLERS: Record<string, Handler> = {
   star: starEvent('created'),
   check_run: checkRun,
   check_suite: checkSuite,
+  workflow_run: workflowRun,
+  workflow_job: workflowJob,
+  deployment_status: deploymentStatus,
   discussion,
   discussion_comment: discussionComment,
   repository,
@@ -462,7 +587,8 @@ export function transformRepoHost(event: string, payload: unknown): MessageDraft
     const ctx: Context = {
       repo: firstText(at(p.repository, 'full_name'), at(p.repository, 'name')) ?? 'unknown',
       repoUrl: asText(at(p.repository, 'html_url')),
-      author: senderAuthor(p.sender),
+      // Gitea and Gogs pushes name the pusher as a full user too.
+      author: senderAuthor(p.sender) ?? senderAuthor(p.pusher),
       action: asText(p.action),
     };
     const embed = HANDLERS[name](p, ctx);
