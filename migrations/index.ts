@@ -12,6 +12,7 @@ import { MfaTotp1795500001000 } from './1795500001000-MfaTotp';
 import { MfaSms1795500002000 } from './1795500002000-MfaSms';
 import { WebAuthn1795500003000 } from './1795500003000-WebAuthn';
 import { Sso1795500004000 } from './1795500004000-Sso';
+import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
  * Every migration, in order. `npm run migration:generate -- <Name>` writes a new file here and
@@ -32,4 +33,5 @@ export const MIGRATIONS: MixedList<Function> = [
   MfaSms1795500002000,
   WebAuthn1795500003000,
   Sso1795500004000,
+  WebhookSigningSecret1795583171420,
 ];

@@ -12,6 +12,7 @@ export enum ErrorCode {
   JsonTooManyItems = 'JSON_TOO_MANY_ITEMS',
   Unauthorized = 'UNAUTHORIZED',
   InvalidToken = 'INVALID_TOKEN',
+  InvalidWebhookSignature = 'INVALID_WEBHOOK_SIGNATURE',
   AccessDenied = 'ACCESS_DENIED',
   MissingPermissions = 'MISSING_PERMISSIONS',
   MissingAcl = 'MISSING_ACL',
@@ -84,6 +85,10 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   },
   [ErrorCode.Unauthorized]: { status: 401, message: 'Unauthorized.' },
   [ErrorCode.InvalidToken]: { status: 401, message: 'Invalid token.' },
+  [ErrorCode.InvalidWebhookSignature]: {
+    status: 401,
+    message: 'The delivery signature is missing or does not match the webhook signing secret.',
+  },
   [ErrorCode.AccessDenied]: { status: 403, message: 'Access denied.' },
   [ErrorCode.MissingPermissions]: { status: 403, message: 'Missing permissions.' },
   [ErrorCode.MissingAcl]: { status: 403, message: 'Missing ACL.' },

@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { RawBodyRequest } from '@nestjs/common';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError, toApiError } from '../errors/all-exceptions.filter';
@@ -25,6 +26,22 @@ export const LARGE_BODY_PATHS = [/^\/v1\/webhooks\/[^/]+\/[^/]+\/repohost\/?$/];
  */
 export const FOREIGN_PAYLOAD_PATHS =
   /^\/v1\/webhooks\/[^/]+\/[^/]+(?:\/(?:errortracker|chatcompat))?\/?$/;
+
+/**
+ * Deliveries that may be signed (HMAC of the exact bytes received): their raw body, JSON or
+ * form-encoded, is kept on `req.rawBody` for the signature check. No other route keeps it.
+ */
+export const SIGNED_PAYLOAD_PATHS = /^\/v1\/webhooks\/[^/]+\/[^/]+\/(?:repohost|errortracker)\/?$/;
+
+type BodyVerifier = (req: IncomingMessage, res: ServerResponse, body: Buffer, enc: string) => void;
+
+/** Wraps a body-parser `verify` hook so that the bytes it checked stay on the request. */
+function keepingRawBody(verify?: BodyVerifier): BodyVerifier {
+  return (req, res, body, encoding) => {
+    verify?.(req, res, body, encoding);
+    (req as RawBodyRequest<IncomingMessage>).rawBody = body;
+  };
+}
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -65,8 +82,22 @@ export function registerBodyParsers(app: Express, limits: { json: number; large:
   const foreign = jsonBodyVerifier({ maxDepth: MAX_JSON_DEPTH, maxItems: Infinity });
   const largeJson = express.json({ limit: limits.large, type: JSON_TYPES, verify: foreign });
   const foreignJson = express.json({ limit: limits.json, type: JSON_TYPES, verify: foreign });
+  const signed = {
+    largeJson: express.json({
+      limit: limits.large,
+      type: JSON_TYPES,
+      verify: keepingRawBody(foreign),
+    }),
+    json: express.json({ limit: limits.json, type: JSON_TYPES, verify: keepingRawBody(foreign) }),
+    form: express.urlencoded({ limit: limits.json, extended: false, verify: keepingRawBody() }),
+  };
   app.use((req, res, next) => {
-    if (LARGE_BODY_PATHS.some((re) => re.test(req.path))) {
+    if (req.method === 'POST' && SIGNED_PAYLOAD_PATHS.test(req.path)) {
+      const json = LARGE_BODY_PATHS.some((re) => re.test(req.path))
+        ? signed.largeJson
+        : signed.json;
+      json(req, res, (err?: unknown) => (err ? next(err) : signed.form(req, res, next)));
+    } else if (LARGE_BODY_PATHS.some((re) => re.test(req.path))) {
       largeJson(req, res, next);
     } else if (req.method === 'POST' && FOREIGN_PAYLOAD_PATHS.test(req.path)) {
       foreignJson(req, res, next);

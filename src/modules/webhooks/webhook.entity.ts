@@ -66,6 +66,13 @@ export class WebhookEntity {
   @Column({ name: 'token_encrypted', type: 'text' })
   tokenEncrypted: string;
 
+  /**
+   * Inbound signing secret (HMAC-SHA256 key for `X-Hub-Signature-256` / `Sentry-Hook-Signature`),
+   * AES-256-GCM under SECRET_KEY like the token; null when deliveries need no signature.
+   */
+  @Column({ name: 'signing_secret_encrypted', type: 'text', nullable: true })
+  signingSecretEncrypted: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

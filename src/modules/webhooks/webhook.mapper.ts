@@ -21,5 +21,9 @@ export function toWebhookResponse(
   token: string,
   creator: UserEntity | null | undefined,
 ): WebhookResponse {
-  return { ...toWebhookTokenResponse(w, token), user: creator ? toUserPartial(creator) : null };
+  return {
+    ...toWebhookTokenResponse(w, token),
+    user: creator ? toUserPartial(creator) : null,
+    signing_secret_set: Boolean(w.signingSecretEncrypted),
+  };
 }

@@ -17,9 +17,17 @@ export class WebhookTokenResponse {
   token: string;
 }
 
-/** WebhookResponse: WebhookTokenResponse plus the creator. */
+/** WebhookResponse (the managers' view): WebhookTokenResponse plus the creator and signing state. */
 export class WebhookResponse extends WebhookTokenResponse {
   /** The user who created the webhook (null when that account was deleted). */
   @ApiProperty({ type: UserPartialResponse, nullable: true })
   user: UserPartialResponse | null;
+
+  @ApiProperty({
+    example: false,
+    description:
+      'Whether an inbound signing secret is set (`PATCH signing_secret`): then `/repohost` and ' +
+      '`/errortracker` deliveries must be signed with it. The secret itself is never returned.',
+  })
+  signing_secret_set: boolean;
 }

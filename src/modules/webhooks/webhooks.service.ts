@@ -103,6 +103,7 @@ export class WebhooksService {
         avatar,
         tokenHash: sha256(token),
         tokenEncrypted: encryptSecret(this.config.secretKey, token),
+        signingSecretEncrypted: null,
         createdAt: new Date(),
       });
       await m.insert(WebhookEntity, w);
@@ -170,10 +171,27 @@ export class WebhooksService {
     return toWebhookTokenResponse(await this.byToken(webhookId, token), token);
   }
 
-  async update(userId: string, webhookId: string, dto: UpdateWebhookDto): Promise<WebhookResponse> {
+  /** Managers may also set or clear the inbound signing secret (sealed like the token). */
+  async update(
+    userId: string,
+    webhookId: string,
+    dto: UpdateWebhookDto,
+    context: AuditContext,
+  ): Promise<WebhookResponse> {
     const webhook = await this.manageable(userId, webhookId);
     const target = dto.channel_id !== undefined ? parseSnowflake(dto.channel_id) : null;
-    const updated = await this.applyUpdate(webhook, dto, target);
+    // undefined: unchanged; null: removed.
+    const signing =
+      dto.signing_secret === undefined
+        ? undefined
+        : {
+            sealed:
+              dto.signing_secret === null
+                ? null
+                : encryptSecret(this.config.secretKey, dto.signing_secret),
+            context,
+          };
+    const updated = await this.applyUpdate(webhook, dto, target, signing);
     return toWebhookResponse(updated, this.token(updated), webhook.user);
   }
 
@@ -190,8 +208,10 @@ export class WebhooksService {
     webhook: WebhookEntity,
     dto: UpdateWebhookTokenDto,
     channelId: string | null,
+    signing?: { sealed: string | null; context: AuditContext },
   ): Promise<WebhookEntity> {
     const patch: Partial<WebhookEntity> = {};
+    if (signing) patch.signingSecretEncrypted = signing.sealed;
     if (dto.name !== undefined) patch.name = dto.name.trim() || dto.name;
     if (dto.avatar !== undefined) {
       patch.avatar = await this.assets.storeImage('avatars', webhook.id, dto.avatar, 'avatar');
@@ -210,6 +230,15 @@ export class WebhooksService {
       }
       if (Object.keys(patch).length > 0) {
         await m.update(WebhookEntity, { id: webhook.id }, patch);
+      }
+      if (signing) {
+        await this.audit.record(m, {
+          ...signing.context,
+          action: 'webhook.signing_secret.update',
+          targetType: 'webhook',
+          targetId: webhook.id,
+          metadata: { set: signing.sealed !== null, guild_id: webhook.guildId },
+        });
       }
     });
     this.cache.evict(webhook.id);
