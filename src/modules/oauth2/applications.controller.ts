@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { BotCaller, Caller, SessionCaller } from '../../common/auth/caller';
 import {
@@ -19,6 +25,12 @@ import {
   ClientSecretResetDto,
 } from './dto/application.dto';
 import { BotProfileUpdateDto } from './dto/bot-profile-update.dto';
+import {
+  BOT_PROFILE_EXAMPLES,
+  CLIENT_SECRET_RESET_EXAMPLES,
+  CREATE_APPLICATION_EXAMPLES,
+  UPDATE_APPLICATION_EXAMPLES,
+} from './oauth2.examples';
 
 @ApiTags('OAuth2 applications')
 @Controller()
@@ -34,6 +46,7 @@ export class ApplicationsController {
   @Auth({ kind: 'user' })
   @ApiOperation({ operationId: 'create_oauth2_application' })
   @ApiOkResponse({ type: ApplicationResponse })
+  @ApiBody({ type: ApplicationCreateDto, examples: CREATE_APPLICATION_EXAMPLES })
   create(
     @CurrentCaller() caller: Caller,
     @Body() dto: ApplicationCreateDto,
@@ -91,6 +104,7 @@ export class ApplicationsController {
   @Auth({ kind: 'user' })
   @ApiOperation({ operationId: 'update_oauth2_application' })
   @ApiOkResponse({ type: ApplicationResponse })
+  @ApiBody({ type: ApplicationUpdateDto, examples: UPDATE_APPLICATION_EXAMPLES })
   update(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -116,6 +130,7 @@ export class ApplicationsController {
   @ApiOperation({ operationId: 'reset_oauth2_application_client_secret' })
   @ApiAuditReason()
   @ApiOkResponse({ type: ApplicationResponse })
+  @ApiBody({ type: ClientSecretResetDto, examples: CLIENT_SECRET_RESET_EXAMPLES })
   resetClientSecret(
     @CurrentCaller() caller: SessionCaller,
     @Param('id') id: string,
@@ -130,6 +145,7 @@ export class ApplicationsController {
   @Auth({ kind: 'user' })
   @ApiOperation({ operationId: 'update_bot_profile' })
   @ApiOkResponse({ type: BotProfileResponse })
+  @ApiBody({ type: BotProfileUpdateDto, examples: BOT_PROFILE_EXAMPLES })
   updateBot(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,

@@ -14,6 +14,7 @@ import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { IntrospectRequestDto, RevokeRequestDto, TokenRequestDto } from './dto/oauth2.dto';
 import { OAuth2ClientEndpointsService } from './oauth2-client-endpoints.service';
 import { OAuth2IntrospectResponse, OAuth2TokenResponse } from './oauth2.response';
+import { INTROSPECT_EXAMPLES, REVOKE_EXAMPLES, TOKEN_EXAMPLES } from './oauth2.examples';
 
 // JSON first: it is what Swagger UI pre-fills and sends (its form editor turns numeric-looking
 // strings into numbers); RFC 6749 clients send the form encoding, which is equally accepted.
@@ -43,7 +44,7 @@ export class OAuth2TokenController {
   @ApiOperation({ operationId: 'exchange_oauth2_token' })
   @ApiOAuthErrors('invalid_grant', 'unsupported_grant_type', 'invalid_scope')
   @ApiConsumes(...CONSUMES)
-  @ApiBody({ type: TokenRequestDto })
+  @ApiBody({ type: TokenRequestDto, examples: TOKEN_EXAMPLES })
   @ApiOkResponse({ type: OAuth2TokenResponse })
   token(
     @Body() body: unknown,
@@ -61,7 +62,7 @@ export class OAuth2TokenController {
   @Header('Pragma', 'no-cache')
   @ApiOperation({ operationId: 'introspect_oauth2_token' })
   @ApiConsumes(...CONSUMES)
-  @ApiBody({ type: IntrospectRequestDto })
+  @ApiBody({ type: IntrospectRequestDto, examples: INTROSPECT_EXAMPLES })
   @ApiOkResponse({ type: OAuth2IntrospectResponse })
   introspect(
     @Body() body: unknown,
@@ -79,7 +80,7 @@ export class OAuth2TokenController {
   @Header('Pragma', 'no-cache')
   @ApiOperation({ operationId: 'revoke_oauth2_token' })
   @ApiConsumes(...CONSUMES)
-  @ApiBody({ type: RevokeRequestDto })
+  @ApiBody({ type: RevokeRequestDto, examples: REVOKE_EXAMPLES })
   @ApiOkResponse({ description: 'Revoked (or unknown): empty body' })
   revoke(@Body() body: unknown, @AuthorizationHeader() authorization?: string): Promise<void> {
     return this.endpoints.revoke(body, authorization);

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { BearerCaller, Caller, SessionCaller } from '../../common/auth/caller';
 import { ConsentService } from './consent.service';
@@ -11,6 +17,7 @@ import {
   OAuth2MeResponse,
   OAuth2UserInfoResponse,
 } from './oauth2.response';
+import { CONSENT_EXAMPLES } from './oauth2.examples';
 
 @ApiTags('OAuth2')
 @Controller('oauth2')
@@ -30,6 +37,7 @@ export class OAuth2Controller {
   @Auth({ kind: 'user' })
   @ApiOperation({ operationId: 'authorize_consent' })
   @ApiOkResponse({ type: OAuth2ConsentResponse })
+  @ApiBody({ type: AuthorizeConsentDto, examples: CONSENT_EXAMPLES })
   consent(
     @CurrentCaller() caller: SessionCaller,
     @Body() dto: AuthorizeConsentDto,

@@ -29,6 +29,12 @@ import {
 } from './dto/webhook-payloads.dto';
 import { sendExecuteResult } from './execute-response';
 import { WebhookExecutionService } from './webhook-execution.service';
+import {
+  CHATCOMPAT_EXAMPLES,
+  ERRORTRACKER_EXAMPLES,
+  EXECUTE_WEBHOOK_EXAMPLES,
+  REPOHOST_EXAMPLES,
+} from './webhooks.examples';
 
 const WebhookId = () => Param('webhook_id', new ParseSnowflakePipe(ErrorCode.UnknownWebhook));
 const SIGNATURE_REFUSED = {
@@ -61,7 +67,7 @@ export class WebhookExecuteController {
   @Public()
   @RateLimit('webhook:execute', { global: false })
   @ApiOperation({ operationId: 'execute_webhook' })
-  @ApiBody({ type: ExecuteWebhookRequest })
+  @ApiBody({ type: ExecuteWebhookRequest, examples: EXECUTE_WEBHOOK_EXAMPLES })
   @ApiQuery(WAIT)
   @ApiOkResponse({ type: MessageResponse, description: 'With wait=true' })
   @ApiNoContentResponse({ description: 'Posted (without wait)' })
@@ -83,8 +89,13 @@ export class WebhookExecuteController {
   @Public()
   @RateLimit('webhook:repohost', { global: false })
   @ApiOperation({ operationId: 'execute_repohost_webhook' })
-  @ApiBody({ type: RepoHostWebhook })
-  @ApiHeader({ name: 'X-GitHub-Event', required: false, description: 'Event name, e.g. push' })
+  @ApiBody({ type: RepoHostWebhook, examples: REPOHOST_EXAMPLES })
+  @ApiHeader({
+    name: 'X-GitHub-Event',
+    required: false,
+    description: 'Event name, e.g. push',
+    example: 'push',
+  })
   @ApiHeader({ name: 'X-Gitea-Event', required: false, description: 'Event name (Gitea)' })
   @ApiHeader({ name: 'X-Forgejo-Event', required: false, description: 'Event name (Forgejo)' })
   @ApiHeader({ name: 'X-Gogs-Event', required: false, description: 'Event name (Gogs)' })
@@ -129,7 +140,7 @@ export class WebhookExecuteController {
   @Public()
   @RateLimit('webhook:errortracker', { global: false })
   @ApiOperation({ operationId: 'execute_errortracker_webhook' })
-  @ApiBody({ type: ErrorTrackerWebhook })
+  @ApiBody({ type: ErrorTrackerWebhook, examples: ERRORTRACKER_EXAMPLES })
   @ApiHeader({
     name: 'Sentry-Hook-Resource',
     required: false,
@@ -170,7 +181,7 @@ export class WebhookExecuteController {
   @Public()
   @RateLimit('webhook:execute', { global: false })
   @ApiOperation({ operationId: 'execute_chatcompat_webhook' })
-  @ApiBody({ type: ChatCompatWebhookRequest })
+  @ApiBody({ type: ChatCompatWebhookRequest, examples: CHATCOMPAT_EXAMPLES })
   @ApiQuery(WAIT)
   @ApiProduces('text/plain', 'application/json')
   @ApiOkResponse({ description: '`ok` (text/plain), or the message with wait=true' })

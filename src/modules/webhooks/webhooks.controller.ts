@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import {
+  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -18,6 +19,11 @@ import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto, UpdateWebhookTokenDto } from './dto/update-webhook.dto';
 import { WebhookResponse, WebhookTokenResponse } from './webhook.response';
 import { WebhooksService } from './webhooks.service';
+import {
+  CREATE_WEBHOOK_EXAMPLES,
+  UPDATE_WEBHOOK_EXAMPLES,
+  UPDATE_WEBHOOK_TOKEN_EXAMPLES,
+} from './webhooks.examples';
 
 const WebhookId = () => Param('webhook_id', new ParseSnowflakePipe(ErrorCode.UnknownWebhook));
 const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
@@ -35,6 +41,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'create_webhook' })
   @ApiAuditReason()
   @ApiCreatedResponse({ type: WebhookResponse })
+  @ApiBody({ type: CreateWebhookDto, examples: CREATE_WEBHOOK_EXAMPLES })
   create(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
@@ -85,6 +92,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'update_webhook' })
   @ApiAuditReason()
   @ApiOkResponse({ type: WebhookResponse })
+  @ApiBody({ type: UpdateWebhookDto, examples: UPDATE_WEBHOOK_EXAMPLES })
   update(
     @CurrentCaller() caller: Caller,
     @WebhookId() webhookId: string,
@@ -124,6 +132,7 @@ export class WebhooksController {
   @Public()
   @ApiOperation({ operationId: 'update_webhook_with_token' })
   @ApiOkResponse({ type: WebhookTokenResponse })
+  @ApiBody({ type: UpdateWebhookTokenDto, examples: UPDATE_WEBHOOK_TOKEN_EXAMPLES })
   updateWithToken(
     @WebhookId() webhookId: string,
     @Param('token') token: string,

@@ -19,6 +19,7 @@ import {
   ListArchivesResponseSchema,
 } from './archive.response';
 import { ArchivesService } from './archives.service';
+import { EXAMPLE } from '../../../common/openapi/examples';
 
 /** List, details and download: `archive:view_all`, or a trigger ACL (then only the key's own archives). */
 const VIEW_ACLS = [
@@ -49,6 +50,10 @@ export class ArchivesController {
     operationId: 'trigger_user_archive',
     errors: [ErrorCode.UnknownUser],
     summary: "Export a user's data (queued zip archive)",
+    body: {
+      type: TriggerUserArchiveRequest,
+      examples: { user: { summary: 'A user', value: { user_id: EXAMPLE.userId } } },
+    },
     acl: AdminAcl.ArchiveTriggerUser,
     audited: true,
     description:
@@ -71,6 +76,10 @@ export class ArchivesController {
     operationId: 'trigger_guild_archive',
     errors: [ErrorCode.UnknownGuild],
     summary: "Export a guild's data (queued zip archive)",
+    body: {
+      type: TriggerGuildArchiveRequest,
+      examples: { guild: { summary: 'A guild', value: { guild_id: EXAMPLE.guildId } } },
+    },
     acl: AdminAcl.ArchiveTriggerGuild,
     audited: true,
     description:

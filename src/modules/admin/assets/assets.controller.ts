@@ -6,6 +6,7 @@ import { AdminRoute } from '../admin-route.decorator';
 import { AssetPurgeService } from './asset-purge.service';
 import { PurgeGuildAssetsRequest } from './purge-guild-assets.dto';
 import { PurgeGuildAssetsResponseSchema } from './purge-guild-assets.response';
+import { EXAMPLE } from '../../../common/openapi/examples';
 
 @ApiTags('Admin')
 @Controller('admin/assets')
@@ -17,6 +18,12 @@ export class AssetsController {
   @AdminRoute({
     operationId: 'purge_guild_assets',
     summary: "Delete guilds' stored images (destructive)",
+    body: {
+      type: PurgeGuildAssetsRequest,
+      examples: {
+        guild: { summary: "One guild's images", value: { guild_ids: [EXAMPLE.guildId] } },
+      },
+    },
     acl: AdminAcl.AssetPurge,
     audited: true,
     description:

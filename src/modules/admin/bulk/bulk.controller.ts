@@ -7,6 +7,7 @@ import { AdminRoute } from '../admin-route.decorator';
 import { BulkAddGuildMembersRequest } from './bulk-add-guild-members.dto';
 import { BulkMembersService } from './bulk-members.service';
 import { BulkOperationResponse } from './bulk-operation.response';
+import { EXAMPLE } from '../../../common/openapi/examples';
 
 @ApiTags('Admin')
 @Controller('admin/bulk')
@@ -18,6 +19,23 @@ export class BulkController {
   @AdminRoute({
     operationId: 'bulk_add_guild_members',
     summary: 'Add up to 1000 users to a guild',
+    body: {
+      type: BulkAddGuildMembersRequest,
+      examples: {
+        members: {
+          summary: 'Add two users',
+          value: { guild_id: EXAMPLE.guildId, user_ids: [EXAMPLE.userId, EXAMPLE.otherUserId] },
+        },
+        with_roles: {
+          summary: 'Add a user with a role of the guild',
+          value: {
+            guild_id: EXAMPLE.guildId,
+            user_ids: [EXAMPLE.userId],
+            role_ids: [EXAMPLE.roleId],
+          },
+        },
+      },
+    },
     acl: AdminAcl.BulkAddGuildMembers,
     bucket: 'admin:bulk',
     audited: true,

@@ -68,6 +68,22 @@ export class AuthorizeConsentDto {
   code_challenge_method?: string;
 }
 
+// Declared a string with a pattern: Swagger UI's form editor would otherwise send the id as a
+// number, and 64-bit ids do not survive that.
+const CLIENT_ID = {
+  type: String,
+  pattern: '^[0-9]{1,20}$',
+  required: false,
+  description:
+    'The application id, with `client_secret`, when the client does not authenticate with HTTP ' +
+    'Basic (one method per request; with Basic, a `client_id` must equal its username).',
+};
+const CLIENT_SECRET = {
+  type: String,
+  required: false,
+  description: 'With `client_id`, when the client does not authenticate with HTTP Basic.',
+};
+
 /** TokenRequest (form-encoded or JSON); documented here, parsed by hand (RFC 6749 errors). */
 export class TokenRequestDto {
   @ApiProperty({ enum: ['authorization_code', 'refresh_token'] })
@@ -82,8 +98,9 @@ export class TokenRequestDto {
   refresh_token?: string;
   /** Optional narrowing of the scopes (refresh_token). */
   scope?: string;
-  /** With client_secret when not using HTTP Basic. */
+  @ApiProperty(CLIENT_ID)
   client_id?: string;
+  @ApiProperty(CLIENT_SECRET)
   client_secret?: string;
 }
 
@@ -91,7 +108,9 @@ export class IntrospectRequestDto {
   token: string;
   @ApiProperty({ enum: ['access_token', 'refresh_token'], required: false })
   token_type_hint?: string;
+  @ApiProperty(CLIENT_ID)
   client_id?: string;
+  @ApiProperty(CLIENT_SECRET)
   client_secret?: string;
 }
 
@@ -99,6 +118,8 @@ export class RevokeRequestDto {
   token: string;
   @ApiProperty({ enum: ['access_token', 'refresh_token'], required: false })
   token_type_hint?: string;
+  @ApiProperty(CLIENT_ID)
   client_id?: string;
+  @ApiProperty(CLIENT_SECRET)
   client_secret?: string;
 }
