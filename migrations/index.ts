@@ -12,6 +12,7 @@ import { MfaTotp1795500001000 } from './1795500001000-MfaTotp';
 import { MfaSms1795500002000 } from './1795500002000-MfaSms';
 import { WebAuthn1795500003000 } from './1795500003000-WebAuthn';
 import { Sso1795500004000 } from './1795500004000-Sso';
+import { OidcProvider1795600000000 } from './1795600000000-OidcProvider';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -34,4 +35,5 @@ export const MIGRATIONS: MixedList<Function> = [
   WebAuthn1795500003000,
   Sso1795500004000,
   WebhookSigningSecret1795583171420,
+  OidcProvider1795600000000,
 ];

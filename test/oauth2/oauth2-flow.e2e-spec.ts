@@ -588,7 +588,7 @@ describe('OAuth2 authorization code flow (supertest)', () => {
           grant_types_supported: ['authorization_code', 'refresh_token'],
           token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
           code_challenge_methods_supported: ['S256'],
-          scopes_supported: ['identify', 'email', 'guilds', 'bot'],
+          scopes_supported: ['identify', 'email', 'guilds', 'bot', 'openid', 'profile'],
         });
       }
       const disco = await http(app).get('/.well-known/service');
@@ -614,8 +614,11 @@ describe('OAuth2 in the OpenAPI document', () => {
   it('documents every OAuth2 route with an operation id, responses and security', async () => {
     const res = await http(app).get('/docs/openapi.json');
     const paths = res.body.paths as Record<string, Record<string, Record<string, unknown>>>;
+    // The public OpenID Connect documents (JWKS, discovery) are checked below.
+    const publicPaths = ['/v1/oauth2/keys'];
     const ops = Object.entries(paths)
       .filter(([p]) => /^\/v1\/(oauth2|applications\/@me|users\/@me\/applications)/.test(p))
+      .filter(([p]) => !publicPaths.includes(p))
       .flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ p, m, op })));
     expect(ops).toHaveLength(19);
     for (const { p, m, op } of ops) {
@@ -641,6 +644,25 @@ describe('OAuth2 in the OpenAPI document', () => {
     expect(paths['/v1/.well-known/oauth-authorization-server'].get.operationId).toBe(
       'get_oauth2_authorization_server_metadata',
     );
+    for (const [path, operationId, schema] of [
+      ['/v1/oauth2/keys', 'get_oauth2_keys', 'JwksResponse'],
+      [
+        '/v1/.well-known/openid-configuration',
+        'get_openid_configuration',
+        'OidcConfigurationResponse',
+      ],
+    ]) {
+      const op = paths[path].get as {
+        operationId: string;
+        summary: string;
+        responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
+      };
+      expect(op.operationId).toBe(operationId);
+      expect(op.summary).toMatch(/\w/);
+      expect(op.responses['200'].content['application/json'].schema.$ref).toBe(
+        `#/components/schemas/${schema}`,
+      );
+    }
     expect(res.body.components.schemas.OAuth2TokenResponse.required).toEqual(
       expect.arrayContaining([
         'access_token',

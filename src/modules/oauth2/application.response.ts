@@ -48,7 +48,10 @@ export class ApplicationPublicResponse {
   @ApiProperty({ type: [String] })
   redirect_uris: string[];
   /** The OAuth2 scopes an application may request. */
-  @ApiProperty({ type: [String], example: ['identify', 'email', 'guilds', 'bot'] })
+  @ApiProperty({
+    type: [String],
+    example: ['identify', 'email', 'guilds', 'bot', 'openid', 'profile'],
+  })
   scopes: string[];
   @ApiProperty({ type: ApplicationBotResponse, nullable: true })
   bot: ApplicationBotResponse | null;

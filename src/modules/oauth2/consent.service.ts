@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { SessionCaller } from '../../common/auth/caller';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { AppConfig } from '../../config/app.config';
+import { SessionEntity } from '../auth/session.entity';
 import { ApplicationsService } from './applications.service';
 import { BOT_GUILD_INSTALLER, type BotGuildInstaller } from './bot-guild-installer.port';
 import type { AuthorizeConsentDto } from './dto/oauth2.dto';
@@ -28,7 +30,8 @@ export class ConsentService {
     @Inject(BOT_GUILD_INSTALLER) private readonly installer: BotGuildInstaller,
   ) {}
 
-  async consent(userId: string, dto: AuthorizeConsentDto): Promise<OAuth2ConsentResponse> {
+  async consent(caller: SessionCaller, dto: AuthorizeConsentDto): Promise<OAuth2ConsentResponse> {
+    const userId = caller.userId;
     const app = await this.apps.find(dto.client_id);
     if (!app) throw ApiError.field('client_id', FieldErrorCode.UnknownApplication);
     const scopes = parseScopes(dto.scope);
@@ -91,12 +94,26 @@ export class ConsentService {
         scopes,
         redirectUri: dto.redirect_uri,
         codeChallenge: dto.code_challenge ?? null,
+        nonce: dto.nonce ?? null,
+        authTime: await this.authTime(m, caller.sessionId),
       });
       const url = new URL(dto.redirect_uri);
       url.searchParams.set('code', code);
       if (dto.state !== undefined) url.searchParams.set('state', dto.state);
       return { redirect_to: url.toString() };
     });
+  }
+
+  /**
+   * OpenID Connect `auth_time`: when the session's holder last proved a credential (the login,
+   * or a later re-authentication); a session handed to another device counts from its creation.
+   */
+  private async authTime(m: EntityManager, sessionId: string): Promise<Date> {
+    const session = await m.getRepository(SessionEntity).findOne({
+      where: { id: sessionId },
+      select: { id: true, createdAt: true, provenAt: true },
+    });
+    return session?.provenAt ?? session?.createdAt ?? new Date();
   }
 
   /** Checks a `guild_id` consent's bot scope and permissions before anything is written. */

@@ -42,6 +42,14 @@ export class OAuth2CodeEntity {
   @Column({ name: 'code_challenge', type: 'varchar', length: 128, nullable: true })
   codeChallenge: string | null;
 
+  /** OpenID Connect: the consent request's nonce, repeated in the ID token. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  nonce: string | null;
+
+  /** When the consenting session's user authenticated (the ID token's `auth_time`). */
+  @Column({ name: 'auth_time', type: 'timestamptz' })
+  authTime: Date;
+
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
 

@@ -42,6 +42,10 @@ export class OAuth2GrantEntity {
   @Column({ type: 'text', array: true })
   scopes: string[];
 
+  /** The code's `auth_time`: ID tokens and userinfo of every token of the grant repeat it. */
+  @Column({ name: 'auth_time', type: 'timestamptz' })
+  authTime: Date;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

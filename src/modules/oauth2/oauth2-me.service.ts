@@ -5,14 +5,21 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { toUserPartial } from '../users/user.mapper';
 import { UsersService } from '../users/users.service';
 import { ApplicationsService } from './applications.service';
+import { OAuth2TokensService } from './oauth2-tokens.service';
 import type { OAuth2MeResponse, OAuth2UserInfoResponse } from './oauth2.response';
+import { oidcUserClaims } from './oidc-claims';
+import { grantsProfile } from './scopes';
 
-/** What an access token may read about its user: `identify` for the profile, `email` for the address. */
+/**
+ * What an access token may read about its user: `identify` (or `profile`) for the profile,
+ * `email` for the address.
+ */
 @Injectable()
 export class OAuth2MeService {
   constructor(
     private readonly apps: ApplicationsService,
     private readonly users: UsersService,
+    private readonly tokens: OAuth2TokensService,
   ) {}
 
   async me(caller: BearerCaller): Promise<OAuth2MeResponse> {
@@ -31,7 +38,7 @@ export class OAuth2MeService {
       scopes: caller.scopes,
       expires: caller.expiresAt.toISOString(),
     };
-    if (caller.scopes.includes('identify')) {
+    if (grantsProfile(caller.scopes)) {
       const user = await this.users.getProfile(caller.userId);
       out.user = toUserPartial(user);
       if (caller.scopes.includes('email')) {
@@ -42,8 +49,18 @@ export class OAuth2MeService {
     return out;
   }
 
+  /** Parley's userinfo fields plus the OpenID Connect standard claims. */
   async userInfo(caller: BearerCaller): Promise<OAuth2UserInfoResponse> {
-    const user = await this.users.getProfile(caller.userId);
+    if (!grantsProfile(caller.scopes)) {
+      throw new ApiError(ErrorCode.MissingOauthScope, undefined, { missing_scopes: ['identify'] });
+    }
+    const [user, authTime] = await Promise.all([
+      this.users.getProfile(caller.userId),
+      this.tokens.authTimeOf(caller.tokenId),
+    ]);
+    // The grant was revoked since the token was resolved.
+    if (!authTime) throw new ApiError(ErrorCode.Unauthorized);
+    const claims = oidcUserClaims(user, caller.scopes);
     const out: OAuth2UserInfoResponse = {
       sub: user.id,
       id: user.id,
@@ -52,10 +69,14 @@ export class OAuth2MeService {
       global_name: user.globalName,
       avatar: user.avatar,
       flags: user.flags,
+      auth_time: Math.floor(authTime.getTime() / 1000),
+      name: claims.name!,
+      preferred_username: claims.preferred_username!,
     };
     if (caller.scopes.includes('email')) {
       out.email = user.email;
       out.verified = user.emailVerified;
+      out.email_verified = claims.email_verified;
     }
     return out;
   }

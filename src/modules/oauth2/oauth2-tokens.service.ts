@@ -17,6 +17,7 @@ import { TaggedCache } from '../../common/cache/tagged-cache';
 import { PreparedStatement } from '../../database/prepared';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 import { ApplicationEntity } from './application.entity';
+import { IdTokenService, type IdTokenInput } from './id-token.service';
 import { invalidClient, type PresentedClient } from './client-credentials';
 import { OAuth2CodeEntity } from './oauth2-code.entity';
 import { OAuth2GrantEntity } from './oauth2-grant.entity';
@@ -59,8 +60,15 @@ const INTROSPECTED = new PreparedStatement<{
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 type Params = Record<string, string | undefined>;
-// Failures are returned, not thrown, so that a replay's revocation commits.
-type GrantOutcome = { error: string } | { tokens: OAuth2TokenResponse };
+// Failures are returned, not thrown, so that a replay's revocation commits. An ID token is
+// signed after the commit, from what the transaction read.
+type GrantOutcome =
+  { error: string } | { tokens: OAuth2TokenResponse; idToken: IdTokenInput | null };
+
+const GRANT_AUTH_TIME = new PreparedStatement<{ auth_time: Date }>(
+  'parley_oauth2_grant_auth_time',
+  `SELECT g.auth_time FROM oauth2_tokens t JOIN oauth2_grants g ON g.id = t.grant_id WHERE t.id = $1`,
+);
 
 /**
  * The token endpoint's grants, introspection, revocation and the bearer resolver. Codes and
@@ -84,6 +92,7 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
     private readonly snowflakes: SnowflakeService,
     private readonly resolvers: CredentialResolvers,
     private readonly notifications: DatabaseNotifications,
+    private readonly idTokens: IdTokenService,
   ) {}
 
   onModuleInit(): void {
@@ -132,6 +141,8 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
       scopes: string[];
       redirectUri: string | null;
       codeChallenge: string | null;
+      nonce: string | null;
+      authTime: Date;
     },
   ): Promise<string> {
     const code = randomToken(32);
@@ -143,6 +154,8 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
       scopes: input.scopes,
       redirectUri: input.redirectUri,
       codeChallenge: input.codeChallenge,
+      nonce: input.nonce,
+      authTime: input.authTime,
       expiresAt: new Date(Date.now() + CODE_TTL_MS),
       consumedAt: null,
       createdAt: new Date(),
@@ -217,13 +230,38 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
         userId: code.userId,
         codeId: code.id,
         scopes: code.scopes,
+        authTime: code.authTime,
         createdAt: new Date(),
         revokedAt: null,
       });
-      return { tokens: await this.issue(m, grantId, app.id, code.userId, scopes) };
+      return {
+        tokens: await this.issue(m, grantId, app.id, code.userId, scopes),
+        idToken: this.idTokenInput(app.id, code.userId, scopes, code.authTime, code.nonce),
+      };
     });
+    return this.finish(outcome);
+  }
+
+  private idTokenInput(
+    clientId: string,
+    userId: string,
+    scopes: string[],
+    authTime: Date,
+    nonce: string | null,
+  ): IdTokenInput | null {
+    return scopes.includes('openid') ? { clientId, userId, scopes, authTime, nonce } : null;
+  }
+
+  private async finish(outcome: GrantOutcome): Promise<OAuth2TokenResponse> {
     if ('error' in outcome) throw new OAuthError('invalid_grant', outcome.error);
+    if (outcome.idToken) outcome.tokens.id_token = await this.idTokens.issue(outcome.idToken);
     return outcome.tokens;
+  }
+
+  /** OpenID Connect `auth_time` of an access token's grant (userinfo); null once revoked. */
+  async authTimeOf(tokenId: string): Promise<Date | null> {
+    const [row] = await GRANT_AUTH_TIME.run(this.db, [tokenId]);
+    return row ? new Date(row.auth_time) : null;
   }
 
   private async refresh(app: ApplicationEntity, params: Params): Promise<OAuth2TokenResponse> {
@@ -251,10 +289,13 @@ export class OAuth2TokensService implements CredentialResolver, OnModuleInit {
       const grant = await m.getRepository(OAuth2GrantEntity).findOneByOrFail({ id: old.grantId });
       const scopes = this.requestedScopes(params, grant.scopes);
       await m.getRepository(OAuth2TokenEntity).update({ id: old.id }, { usedAt: new Date() });
-      return { tokens: await this.issue(m, grant.id, app.id, old.userId, scopes) };
+      return {
+        tokens: await this.issue(m, grant.id, app.id, old.userId, scopes),
+        // OpenID Connect Core §12.2: same auth_time, no nonce.
+        idToken: this.idTokenInput(app.id, old.userId, scopes, grant.authTime, null),
+      };
     });
-    if ('error' in outcome) throw new OAuthError('invalid_grant', outcome.error);
-    return outcome.tokens;
+    return this.finish(outcome);
   }
 
   private async issue(

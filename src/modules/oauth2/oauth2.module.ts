@@ -1,5 +1,6 @@
 import { OAuth2Maintenance } from './oauth2-maintenance';
 import { Module } from '@nestjs/common';
+import { AppConfig } from '../../config/app.config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
@@ -14,6 +15,7 @@ import { BotProfileService } from './bot-profile.service';
 import { BotTokenResolver } from './bot-tokens.resolver';
 import { ConsentService } from './consent.service';
 import { GuildBotInstaller } from './guild-bot-installer';
+import { IdTokenService } from './id-token.service';
 import { OAuth2AuthorizationEntity } from './oauth2-authorization.entity';
 import { OAuth2ClientEndpointsService } from './oauth2-client-endpoints.service';
 import { OAuth2CodeEntity } from './oauth2-code.entity';
@@ -25,10 +27,13 @@ import { OAuth2TokenController } from './oauth2-token.controller';
 import { OAuth2TokenEntity } from './oauth2-token.entity';
 import { OAuth2TokensService } from './oauth2-tokens.service';
 import { OAuth2Controller } from './oauth2.controller';
+import { OidcController } from './oidc.controller';
+import { OidcKeyStore } from './oidc-keys';
 
 /**
  * OAuth2 provider: applications and their bots, consent, the token endpoint (codes with PKCE,
- * rotating refresh tokens), introspection, revocation, userinfo and RFC 8414 metadata.
+ * rotating refresh tokens), introspection, revocation, userinfo and RFC 8414 metadata, and the
+ * OpenID Connect provider on top (ID tokens, discovery, JWKS).
  * Guild installs go through the BOT_GUILD_INSTALLER port, bound here to the guilds module.
  */
 @Module({
@@ -51,6 +56,7 @@ import { OAuth2Controller } from './oauth2.controller';
     OAuth2Controller,
     OAuth2TokenController,
     OAuth2MetadataController,
+    OidcController,
   ],
   providers: [
     OAuth2Maintenance,
@@ -62,6 +68,18 @@ import { OAuth2Controller } from './oauth2.controller';
     OAuth2MeService,
     OAuth2MetadataService,
     OAuth2TokensService,
+    IdTokenService,
+    {
+      // Keys are read (or generated) once at boot; a bad OIDC_* value stops the boot.
+      provide: OidcKeyStore,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        OidcKeyStore.load({
+          dataDir: config.dataDir,
+          signingKey: config.oidc.signingKey,
+          previousKeys: config.oidc.previousKeys,
+        }),
+    },
     { provide: BOT_GUILD_INSTALLER, useClass: GuildBotInstaller },
   ],
   exports: [ApplicationsService, OAuth2TokensService],

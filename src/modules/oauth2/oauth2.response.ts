@@ -17,6 +17,9 @@ export class OAuth2TokenResponse {
   /** Space-separated granted scopes. */
   @ApiProperty({ example: 'identify email' })
   scope: string;
+  /** OpenID Connect ID token (a signed JWT), only when the scopes include `openid`. */
+  @ApiProperty({ required: false })
+  id_token?: string;
 }
 
 /** RFC 7662 introspection result; only `active` when the token is not active for this client. */
@@ -110,6 +113,16 @@ export class OAuth2UserInfoResponse {
   email?: string | null;
   /** Only with the `email` scope. */
   verified?: boolean | null;
+  /** OpenID Connect: when the user authenticated (Unix seconds) before authorizing the grant. */
+  @ApiProperty({ example: 1795500000 })
+  auth_time: number;
+  /** OpenID Connect: the display name, else the username. */
+  name: string;
+  /** OpenID Connect: the username. */
+  preferred_username: string;
+  /** OpenID Connect: whether the e-mail address is verified; only with the `email` scope. */
+  @ApiProperty({ required: false })
+  email_verified?: boolean;
 }
 
 /** RFC 8414 authorization server metadata. */
@@ -120,6 +133,8 @@ export class OAuth2ServerMetadataResponse {
   introspection_endpoint: string;
   revocation_endpoint: string;
   userinfo_endpoint: string;
+  /** The ID-token signing keys (JWKS). */
+  jwks_uri: string;
   @ApiProperty({ type: [String] })
   scopes_supported: string[];
   @ApiProperty({ type: [String] })

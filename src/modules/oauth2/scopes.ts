@@ -1,5 +1,8 @@
-/** The OAuth2 scopes Parley grants (ARCHITECTURE.md §6). */
-export const OAUTH2_SCOPES = ['identify', 'email', 'guilds', 'bot'] as const;
+/**
+ * The OAuth2 scopes Parley grants (ARCHITECTURE.md §6). `openid` makes the token endpoint return
+ * an ID token (OpenID Connect); `profile` grants what `identify` grants.
+ */
+export const OAUTH2_SCOPES = ['identify', 'email', 'guilds', 'bot', 'openid', 'profile'] as const;
 export type OAuth2Scope = (typeof OAUTH2_SCOPES)[number];
 
 const KNOWN = new Set<string>(OAUTH2_SCOPES);
@@ -15,3 +18,7 @@ export function parseScopes(value: string): OAuth2Scope[] | null {
 }
 
 export const formatScopes = (scopes: readonly string[]): string => scopes.join(' ');
+
+/** The user's profile (`identify`, or its OpenID Connect name `profile`). */
+export const grantsProfile = (scopes: readonly string[]): boolean =>
+  scopes.includes('identify') || scopes.includes('profile');

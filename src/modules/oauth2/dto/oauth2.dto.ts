@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
 
 export class AuthorizeConsentDto {
@@ -11,7 +11,7 @@ export class AuthorizeConsentDto {
   })
   client_id: string;
 
-  /** Space-separated scopes: identify, email, guilds, bot. */
+  /** Space-separated scopes: identify, email, guilds, bot, openid, profile. */
   @IsString()
   @MaxLength(200)
   scope: string;
@@ -50,6 +50,13 @@ export class AuthorizeConsentDto {
   @IsString()
   @MaxLength(1024)
   state?: string;
+
+  /** OpenID Connect: repeated in the ID token so the client can bind it to its request (1-255). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  nonce?: string;
 
   /** PKCE (RFC 7636) S256 challenge: base64url, 43-128 characters. */
   @IsOptional()
