@@ -57,11 +57,10 @@ export class SsoController {
       'route. `redirect_to` must be on the web app’s origin.',
   })
   @ApiOkResponse({ type: SsoStartResponse, description: 'Where to send the browser.' })
-  @ApiErrors(
-    ErrorCode.SsoNotEnabled,
-    ErrorCode.SsoProviderUnavailable,
-    ['redirect_to', FieldErrorCode.InvalidUrl],
-  )
+  @ApiErrors(ErrorCode.SsoNotEnabled, ErrorCode.SsoProviderUnavailable, [
+    'redirect_to',
+    FieldErrorCode.InvalidUrl,
+  ])
   @ApiBody({ type: SsoStartDto, examples: SSO_START_EXAMPLES })
   start(@Body() dto: SsoStartDto): Promise<SsoStartResponse> {
     return this.sso.start(dto.redirect_to);

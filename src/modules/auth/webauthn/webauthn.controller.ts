@@ -125,7 +125,8 @@ export class WebAuthnCredentialsController {
   @Auth({ kind: 'user' })
   @ApiOperation({ operationId: 'rename_webauthn_credential', summary: 'Rename a passkey' })
   @ApiOkResponse({ type: WebAuthnCredentialResponse, description: 'The renamed credential.' })
-  @ApiErrors(ErrorCode.UnknownWebAuthnCredential)
+  // A NUL character in the name reaches PostgreSQL, which refuses it (400 BAD_REQUEST).
+  @ApiErrors(ErrorCode.UnknownWebAuthnCredential, ErrorCode.BadRequest)
   @ApiBody({ type: RenameWebAuthnCredentialDto, examples: RENAME_WEBAUTHN_EXAMPLES })
   rename(
     @CurrentCaller() caller: SessionCaller,

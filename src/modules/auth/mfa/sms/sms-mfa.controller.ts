@@ -91,7 +91,8 @@ export class SmsEnrolmentController {
   @ApiOperation({
     operationId: 'remove_phone',
     summary: 'Remove the phone number',
-    description: 'Removes the account’s phone number, and SMS MFA with it. Always asks for a proof.',
+    description:
+      'Removes the account’s phone number, and SMS MFA with it. Always asks for a proof.',
   })
   @ApiNoContentResponse({ description: 'The phone number (and SMS MFA) are removed.' })
   @ApiErrors(...REAUTH_ERRORS, ErrorCode.PhoneRequired)
