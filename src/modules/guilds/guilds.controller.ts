@@ -86,8 +86,7 @@ export class GuildsController {
   @ApiOperation({
     operationId: 'update_guild',
     summary: 'Update a guild',
-    description:
-      'Name, icon or banner (image data URIs; null clears one). Needs MANAGE_GUILD.',
+    description: 'Name, icon or banner (image data URIs; null clears one). Needs MANAGE_GUILD.',
   })
   @ApiOkResponse({ type: GuildResponse, description: 'The updated guild.' })
   @ApiErrors(
@@ -129,12 +128,10 @@ export class GuildsController {
     description: 'A text channel, at the end of the list. Needs MANAGE_CHANNELS; at most 500.',
   })
   @ApiCreatedResponse({ type: ChannelResponse, description: 'The new channel.' })
-  @ApiErrors(
-    ErrorCode.UnknownGuild,
-    ErrorCode.MissingPermissions,
-    ErrorCode.MaxGuildChannels,
-    ['name', FieldErrorCode.BaseTypeRequired],
-  )
+  @ApiErrors(ErrorCode.UnknownGuild, ErrorCode.MissingPermissions, ErrorCode.MaxGuildChannels, [
+    'name',
+    FieldErrorCode.BaseTypeRequired,
+  ])
   @ApiBody({ type: CreateChannelDto, examples: CREATE_CHANNEL_EXAMPLES })
   createChannel(
     @CurrentCaller() caller: Caller,
@@ -159,12 +156,10 @@ export class GuildsController {
   })
   @ApiCreatedResponse({ type: MemberResponse, description: 'Added: the new member.' })
   @ApiNoContentResponse({ description: 'Already a member: nothing changed.' })
-  @ApiErrors(
-    ErrorCode.UnknownGuild,
-    ErrorCode.UnknownUser,
-    ErrorCode.MissingPermissions,
-    ['roles', FieldErrorCode.UnknownRole],
-  )
+  @ApiErrors(ErrorCode.UnknownGuild, ErrorCode.UnknownUser, ErrorCode.MissingPermissions, [
+    'roles',
+    FieldErrorCode.UnknownRole,
+  ])
   @ApiBody({ type: AddMemberDto, examples: ADD_MEMBER_EXAMPLES })
   async addMember(
     @CurrentCaller() caller: Caller,

@@ -4,20 +4,19 @@ import {
   ApiExtraModels,
   ApiHeader,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
   ApiQuery,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Public } from '../../common/auth/auth.decorator';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ErrorResponse } from '../../common/http/error.response';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { RawBody } from '../../common/http/raw-body.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { MessageResponse } from '../guilds/guild.response';
@@ -37,12 +36,7 @@ import {
 } from './webhooks.examples';
 
 const WebhookId = () => Param('webhook_id', new ParseSnowflakePipe(ErrorCode.UnknownWebhook));
-const SIGNATURE_REFUSED = {
-  type: ErrorResponse,
-  description:
-    'INVALID_WEBHOOK_SIGNATURE: the webhook has a signing secret and the signature header is ' +
-    'missing, malformed or not the HMAC-SHA256 of the raw body. Nothing is posted.',
-};
+
 const WAIT = {
   name: 'wait',
   required: false,
@@ -57,7 +51,6 @@ const WAIT = {
  */
 @ApiTags('Webhooks')
 @ApiExtraModels(RepoHostWebhook, ErrorTrackerWebhook, ChatCompatWebhookRequest)
-@ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown webhook or wrong token' })
 @Controller('webhooks/:webhook_id/:token')
 export class WebhookExecuteController {
   constructor(private readonly execution: WebhookExecutionService) {}
@@ -66,11 +59,25 @@ export class WebhookExecuteController {
   @Post()
   @Public()
   @RateLimit('webhook:execute', { global: false })
-  @ApiOperation({ operationId: 'execute_webhook' })
+  @ApiOperation({
+    operationId: 'execute_webhook',
+    summary: 'Execute a webhook',
+    description:
+      'Posts a message in the Parley/Discord format: `content` and/or `embeds` (at most 10), ' +
+      'with an optional `username` and `avatar_url` for this message. No Authorization header: ' +
+      'the token in the path is the credential.',
+  })
   @ApiBody({ type: ExecuteWebhookRequest, examples: EXECUTE_WEBHOOK_EXAMPLES })
   @ApiQuery(WAIT)
-  @ApiOkResponse({ type: MessageResponse, description: 'With wait=true' })
-  @ApiNoContentResponse({ description: 'Posted (without wait)' })
+  @ApiOkResponse({ type: MessageResponse, description: 'Posted: the message (with wait=true).' })
+  @ApiNoContentResponse({ description: 'Posted (without wait).' })
+  @ApiErrors(
+    ErrorCode.UnknownWebhook,
+    ErrorCode.EmptyMessage,
+    ['root', FieldErrorCode.BaseTypeObject],
+    ['content', FieldErrorCode.BaseTypeMaxLength],
+    ['embeds', FieldErrorCode.BaseTypeArray],
+  )
   async execute(
     @WebhookId() webhookId: string,
     @Param('token') token: string,
@@ -88,7 +95,15 @@ export class WebhookExecuteController {
   @Post('repohost')
   @Public()
   @RateLimit('webhook:repohost', { global: false })
-  @ApiOperation({ operationId: 'execute_repohost_webhook' })
+  @ApiOperation({
+    operationId: 'execute_repohost_webhook',
+    summary: 'Execute a webhook: code-hosting events',
+    description:
+      'Events in GitHub’s format, also sent by Gitea, Forgejo and Gogs; up to 25 MiB, JSON or ' +
+      'form-encoded `payload=`. Unsupported events and repeated delivery IDs: 204, nothing ' +
+      'posted. With a signing secret set, the signature header must sign the raw body (401 ' +
+      'otherwise). No Authorization header: the token in the path is the credential.',
+  })
   @ApiBody({ type: RepoHostWebhook, examples: REPOHOST_EXAMPLES })
   @ApiHeader({
     name: 'X-GitHub-Event',
@@ -119,9 +134,15 @@ export class WebhookExecuteController {
       '(bare hex), is checked on that header instead.',
   })
   @ApiQuery(WAIT)
-  @ApiOkResponse({ type: MessageResponse, description: 'With wait=true and a rendered event' })
-  @ApiNoContentResponse({ description: 'Accepted' })
-  @ApiUnauthorizedResponse(SIGNATURE_REFUSED)
+  @ApiOkResponse({
+    type: MessageResponse,
+    description: 'Posted: the message (with wait=true and a rendered event).',
+  })
+  @ApiNoContentResponse({ description: 'Accepted (posted, or nothing to post).' })
+  @ApiErrors(ErrorCode.UnknownWebhook, ErrorCode.InvalidWebhookSignature, [
+    'root',
+    FieldErrorCode.BaseTypeObject,
+  ])
   async repoHost(
     @WebhookId() webhookId: string,
     @Param('token') token: string,
@@ -139,7 +160,14 @@ export class WebhookExecuteController {
   @Post('errortracker')
   @Public()
   @RateLimit('webhook:errortracker', { global: false })
-  @ApiOperation({ operationId: 'execute_errortracker_webhook' })
+  @ApiOperation({
+    operationId: 'execute_errortracker_webhook',
+    summary: 'Execute a webhook: error-tracker events',
+    description:
+      'Sentry-format events (legacy and integration-platform formats). With a signing secret ' +
+      'set, `Sentry-Hook-Signature` must sign the raw body (401 otherwise). No Authorization ' +
+      'header: the token in the path is the credential.',
+  })
   @ApiBody({ type: ErrorTrackerWebhook, examples: ERRORTRACKER_EXAMPLES })
   @ApiHeader({
     name: 'Sentry-Hook-Resource',
@@ -150,13 +178,19 @@ export class WebhookExecuteController {
     name: 'Sentry-Hook-Signature',
     required: false,
     description:
-      '<hex HMAC-SHA256 of the raw body> keyed with the signing secret (the integration\'s ' +
+      "<hex HMAC-SHA256 of the raw body> keyed with the signing secret (the integration's " +
       'client secret); required when the webhook has one (`signing_secret_set`).',
   })
   @ApiQuery(WAIT)
-  @ApiOkResponse({ type: MessageResponse, description: 'With wait=true and a rendered event' })
-  @ApiNoContentResponse({ description: 'Accepted' })
-  @ApiUnauthorizedResponse(SIGNATURE_REFUSED)
+  @ApiOkResponse({
+    type: MessageResponse,
+    description: 'Posted: the message (with wait=true and a rendered event).',
+  })
+  @ApiNoContentResponse({ description: 'Accepted (posted, or nothing to post).' })
+  @ApiErrors(ErrorCode.UnknownWebhook, ErrorCode.InvalidWebhookSignature, [
+    'root',
+    FieldErrorCode.BaseTypeObject,
+  ])
   async errorTracker(
     @WebhookId() webhookId: string,
     @Param('token') token: string,
@@ -180,12 +214,19 @@ export class WebhookExecuteController {
   @Post('chatcompat')
   @Public()
   @RateLimit('webhook:execute', { global: false })
-  @ApiOperation({ operationId: 'execute_chatcompat_webhook' })
+  @ApiOperation({
+    operationId: 'execute_chatcompat_webhook',
+    summary: 'Execute a webhook: chat-tool format',
+    description:
+      'Slack-format incoming-webhook bodies (`text`, `attachments`); answers `ok` (text/plain) ' +
+      'like the original. No Authorization header: the token in the path is the credential.',
+  })
   @ApiBody({ type: ChatCompatWebhookRequest, examples: CHATCOMPAT_EXAMPLES })
   @ApiQuery(WAIT)
   @ApiProduces('text/plain', 'application/json')
-  @ApiOkResponse({ description: '`ok` (text/plain), or the message with wait=true' })
-  @ApiNoContentResponse({ description: 'Nothing to post' })
+  @ApiOkResponse({ description: 'Posted: `ok` (text/plain), or the message with wait=true.' })
+  @ApiNoContentResponse({ description: 'Nothing to post.' })
+  @ApiErrors(ErrorCode.UnknownWebhook, ['root', FieldErrorCode.BaseTypeObject])
   async chatCompat(
     @WebhookId() webhookId: string,
     @Param('token') token: string,
