@@ -8,6 +8,10 @@ import {
 } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { BotCaller, Caller, SessionCaller } from '../../common/auth/caller';
+import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { REAUTH_ERRORS } from '../auth/mfa/reauth.errors';
 import {
   ApplicationPublicResponse,
   ApplicationResponse,
@@ -44,8 +48,21 @@ export class ApplicationsController {
   @Post('oauth2/applications')
   @HttpCode(200)
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'create_oauth2_application' })
-  @ApiOkResponse({ type: ApplicationResponse })
+  @ApiOperation({
+    operationId: 'create_oauth2_application',
+    summary: 'Create an application',
+    description:
+      'An OAuth2 application with its bot user, owned by the caller. The answer holds the ' +
+      'client secret and the bot token: they are shown only this once.',
+  })
+  @ApiOkResponse({
+    type: ApplicationResponse,
+    description: 'The new application, with its client secret and bot token.',
+  })
+  @ApiErrors(
+    ['redirect_uris', FieldErrorCode.RedirectUriInvalid],
+    ['redirect_uris', FieldErrorCode.BaseTypeMaxLength],
+  )
   @ApiBody({ type: ApplicationCreateDto, examples: CREATE_APPLICATION_EXAMPLES })
   create(
     @CurrentCaller() caller: Caller,
@@ -57,8 +74,12 @@ export class ApplicationsController {
   /** The caller's applications (no secrets). */
   @Get('oauth2/applications/@me')
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'list_oauth2_applications' })
-  @ApiOkResponse({ type: [ApplicationResponse] })
+  @ApiOperation({
+    operationId: 'list_oauth2_applications',
+    summary: 'List my applications',
+    description: 'The caller’s applications, without their secrets.',
+  })
+  @ApiOkResponse({ type: [ApplicationResponse], description: 'The caller’s applications.' })
   listMine(@CurrentCaller() caller: Caller): Promise<ApplicationResponse[]> {
     return this.apps.listOwned(caller.userId);
   }
@@ -66,8 +87,12 @@ export class ApplicationsController {
   /** The caller's applications (no secrets); same as `GET /oauth2/applications/@me`. */
   @Get('users/@me/applications')
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'list_user_applications' })
-  @ApiOkResponse({ type: [ApplicationResponse] })
+  @ApiOperation({
+    operationId: 'list_user_applications',
+    summary: 'List my applications (alias)',
+    description: 'The same as GET /oauth2/applications/@me.',
+  })
+  @ApiOkResponse({ type: [ApplicationResponse], description: 'The caller’s applications.' })
   listForUser(@CurrentCaller() caller: Caller): Promise<ApplicationResponse[]> {
     return this.apps.listOwned(caller.userId);
   }
@@ -75,8 +100,12 @@ export class ApplicationsController {
   /** The calling bot's application. */
   @Get('applications/@me')
   @Auth({ kind: 'bot' })
-  @ApiOperation({ operationId: 'get_current_application' })
-  @ApiOkResponse({ type: ApplicationsMeResponse })
+  @ApiOperation({
+    operationId: 'get_current_application',
+    summary: 'Get the calling bot’s application',
+    description: 'For **botToken** only.',
+  })
+  @ApiOkResponse({ type: ApplicationsMeResponse, description: 'The bot’s application.' })
   currentApplication(@CurrentCaller() caller: BotCaller): Promise<ApplicationsMeResponse> {
     return this.apps.getForBot(caller.applicationId);
   }
@@ -84,8 +113,13 @@ export class ApplicationsController {
   /** One of the caller's applications (404 for anyone else's). */
   @Get('oauth2/applications/:id')
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'get_oauth2_application' })
-  @ApiOkResponse({ type: ApplicationResponse })
+  @ApiOperation({
+    operationId: 'get_oauth2_application',
+    summary: 'Get one of my applications',
+    description: 'Someone else’s application is answered 404, as a missing one.',
+  })
+  @ApiOkResponse({ type: ApplicationResponse, description: 'The application.' })
+  @ApiErrors(ErrorCode.UnknownApplication)
   get(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<ApplicationResponse> {
     return this.apps.get(caller.userId, id);
   }
@@ -93,8 +127,13 @@ export class ApplicationsController {
   /** What a consent screen shows about an application. */
   @Get('oauth2/applications/:id/public')
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'get_oauth2_application_public' })
-  @ApiOkResponse({ type: ApplicationPublicResponse })
+  @ApiOperation({
+    operationId: 'get_oauth2_application_public',
+    summary: 'Get an application’s public profile',
+    description: 'What a consent screen shows about any application.',
+  })
+  @ApiOkResponse({ type: ApplicationPublicResponse, description: 'The public profile.' })
+  @ApiErrors(ErrorCode.UnknownApplication)
   getPublic(@Param('id') id: string): Promise<ApplicationPublicResponse> {
     return this.apps.getPublic(id);
   }
@@ -102,8 +141,17 @@ export class ApplicationsController {
   /** Updates name, bot visibility and redirect URIs. */
   @Patch('oauth2/applications/:id')
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'update_oauth2_application' })
-  @ApiOkResponse({ type: ApplicationResponse })
+  @ApiOperation({
+    operationId: 'update_oauth2_application',
+    summary: 'Update an application',
+    description: 'Name, bot visibility and redirect URIs.',
+  })
+  @ApiOkResponse({ type: ApplicationResponse, description: 'The updated application.' })
+  @ApiErrors(
+    ErrorCode.UnknownApplication,
+    ['redirect_uris', FieldErrorCode.RedirectUriInvalid],
+    ['redirect_uris', FieldErrorCode.BaseTypeMaxLength],
+  )
   @ApiBody({ type: ApplicationUpdateDto, examples: UPDATE_APPLICATION_EXAMPLES })
   update(
     @CurrentCaller() caller: Caller,
@@ -117,8 +165,13 @@ export class ApplicationsController {
   @Delete('oauth2/applications/:id')
   @HttpCode(204)
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'delete_oauth2_application' })
-  @ApiNoContentResponse()
+  @ApiOperation({
+    operationId: 'delete_oauth2_application',
+    summary: 'Delete an application',
+    description: 'Deletes it and its bot user; every token it holds stops working.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiErrors(ErrorCode.UnknownApplication)
   delete(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     return this.apps.delete(caller.userId, id);
   }
@@ -127,9 +180,20 @@ export class ApplicationsController {
   @Post('oauth2/applications/:id/client-secret/reset')
   @HttpCode(200)
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'reset_oauth2_application_client_secret' })
+  @ApiOperation({
+    operationId: 'reset_oauth2_application_client_secret',
+    summary: 'Reset the client secret',
+    description:
+      'A new client secret, shown only in this answer; the old one stops working. Needs a ' +
+      're-authentication in the body (`password`, or `mfa_method` + `mfa_code`) unless this ' +
+      'session proved one in the last 5 minutes.',
+  })
   @ApiAuditReason()
-  @ApiOkResponse({ type: ApplicationResponse })
+  @ApiOkResponse({
+    type: ApplicationResponse,
+    description: 'The application, with its new client secret.',
+  })
+  @ApiErrors(...REAUTH_ERRORS, ErrorCode.UnknownApplication)
   @ApiBody({ type: ClientSecretResetDto, examples: CLIENT_SECRET_RESET_EXAMPLES })
   resetClientSecret(
     @CurrentCaller() caller: SessionCaller,
@@ -143,8 +207,20 @@ export class ApplicationsController {
   /** Updates the bot's profile. */
   @Patch('oauth2/applications/:id/bot')
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'update_bot_profile' })
-  @ApiOkResponse({ type: BotProfileResponse })
+  @ApiOperation({
+    operationId: 'update_bot_profile',
+    summary: 'Update the bot’s profile',
+    description: 'Username, discriminator, avatar, banner and flags of the application’s bot user.',
+  })
+  @ApiOkResponse({ type: BotProfileResponse, description: 'The updated bot profile.' })
+  @ApiErrors(
+    ErrorCode.UnknownApplication,
+    ['avatar', FieldErrorCode.ImageInvalid],
+    ['banner', FieldErrorCode.ImageInvalid],
+    ['bot_flags', FieldErrorCode.BotFlagsInvalid],
+    ['username', FieldErrorCode.UsernameTooManyUsers],
+    ['discriminator', FieldErrorCode.DiscriminatorTaken],
+  )
   @ApiBody({ type: BotProfileUpdateDto, examples: BOT_PROFILE_EXAMPLES })
   updateBot(
     @CurrentCaller() caller: Caller,
@@ -158,9 +234,15 @@ export class ApplicationsController {
   @Post('oauth2/applications/:id/bot/reset-token')
   @HttpCode(200)
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'reset_bot_token' })
+  @ApiOperation({
+    operationId: 'reset_bot_token',
+    summary: 'Reset the bot token',
+    description:
+      'A new bot token, shown only in this answer; the previous one stops working at once.',
+  })
   @ApiAuditReason()
-  @ApiOkResponse({ type: BotTokenResetResponse })
+  @ApiOkResponse({ type: BotTokenResetResponse, description: 'The new bot token.' })
+  @ApiErrors(ErrorCode.UnknownApplication)
   resetBotToken(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,

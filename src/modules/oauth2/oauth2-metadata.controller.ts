@@ -15,8 +15,12 @@ export class OAuth2MetadataController {
   @Public()
   @RateLimit('discovery')
   @Header('Access-Control-Allow-Origin', '*')
-  @ApiOperation({ operationId: 'get_oauth2_authorization_server_metadata' })
-  @ApiOkResponse({ type: OAuth2ServerMetadataResponse })
+  @ApiOperation({
+    operationId: 'get_oauth2_authorization_server_metadata',
+    summary: 'OAuth2 authorization server metadata (RFC 8414)',
+    description: 'The endpoints, scopes and methods this server supports; also at the host root.',
+  })
+  @ApiOkResponse({ type: OAuth2ServerMetadataResponse, description: 'The metadata document.' })
   get(): OAuth2ServerMetadataResponse {
     return this.metadata.document();
   }

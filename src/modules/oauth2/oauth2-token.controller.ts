@@ -41,11 +41,23 @@ export class OAuth2TokenController {
   @RateLimit('oauth:token')
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  @ApiOperation({ operationId: 'exchange_oauth2_token' })
+  @ApiOperation({
+    operationId: 'exchange_oauth2_token',
+    summary: 'Token endpoint (RFC 6749)',
+    description:
+      'Exchanges an authorization code (`grant_type=authorization_code`, with the PKCE ' +
+      '`code_verifier` when the consent had a challenge) or a refresh token ' +
+      '(`grant_type=refresh_token`, rotated: the old one stops working) for tokens. The client ' +
+      'authenticates with HTTP Basic (**clientBasic**) or `client_id` + `client_secret` in the ' +
+      'body. Errors are RFC 6749 `{error, error_description}`.',
+  })
   @ApiOAuthErrors('invalid_grant', 'unsupported_grant_type', 'invalid_scope')
   @ApiConsumes(...CONSUMES)
   @ApiBody({ type: TokenRequestDto, examples: TOKEN_EXAMPLES })
-  @ApiOkResponse({ type: OAuth2TokenResponse })
+  @ApiOkResponse({
+    type: OAuth2TokenResponse,
+    description: 'The access and refresh tokens (and an ID token with the openid scope).',
+  })
   token(
     @Body() body: unknown,
     @AuthorizationHeader() authorization?: string,
@@ -60,10 +72,16 @@ export class OAuth2TokenController {
   @RateLimit('oauth:introspect')
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  @ApiOperation({ operationId: 'introspect_oauth2_token' })
+  @ApiOperation({
+    operationId: 'introspect_oauth2_token',
+    summary: 'Token introspection (RFC 7662)',
+    description:
+      'Whether a token of the authenticated client is active, and what it grants; another ' +
+      'client’s token is answered `{"active": false}`.',
+  })
   @ApiConsumes(...CONSUMES)
   @ApiBody({ type: IntrospectRequestDto, examples: INTROSPECT_EXAMPLES })
-  @ApiOkResponse({ type: OAuth2IntrospectResponse })
+  @ApiOkResponse({ type: OAuth2IntrospectResponse, description: 'The token’s state.' })
   introspect(
     @Body() body: unknown,
     @AuthorizationHeader() authorization?: string,
@@ -78,10 +96,16 @@ export class OAuth2TokenController {
   @RateLimit('oauth:token')
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  @ApiOperation({ operationId: 'revoke_oauth2_token' })
+  @ApiOperation({
+    operationId: 'revoke_oauth2_token',
+    summary: 'Token revocation (RFC 7009)',
+    description:
+      'Revokes the token and the rest of its grant; 200 with an empty body even when the token ' +
+      'is unknown.',
+  })
   @ApiConsumes(...CONSUMES)
   @ApiBody({ type: RevokeRequestDto, examples: REVOKE_EXAMPLES })
-  @ApiOkResponse({ description: 'Revoked (or unknown): empty body' })
+  @ApiOkResponse({ description: 'Revoked (or unknown): empty body.' })
   revoke(@Body() body: unknown, @AuthorizationHeader() authorization?: string): Promise<void> {
     return this.endpoints.revoke(body, authorization);
   }

@@ -8,6 +8,9 @@ import {
 } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { BearerCaller, Caller, SessionCaller } from '../../common/auth/caller';
+import { ErrorCode } from '../../common/errors/error-code';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { ConsentService } from './consent.service';
 import { AuthorizeConsentDto } from './dto/oauth2.dto';
 import { OAuth2MeService } from './oauth2-me.service';
@@ -35,8 +38,27 @@ export class OAuth2Controller {
   @Post('authorize/consent')
   @HttpCode(200)
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'authorize_consent' })
-  @ApiOkResponse({ type: OAuth2ConsentResponse })
+  @ApiOperation({
+    operationId: 'authorize_consent',
+    summary: 'Approve an authorization request',
+    description:
+      'The logged-in user approves an application’s request. Answers the `redirect_uri` with ' +
+      '`code` (single use, for POST /oauth2/token) and `state`. With the `bot` scope and ' +
+      '`guild_id` the bot also joins that guild (needs MANAGE_GUILD there); a private bot only ' +
+      'its owner may add. With `openid`, the `nonce` is repeated in the ID token. PKCE: S256 only.',
+  })
+  @ApiOkResponse({ type: OAuth2ConsentResponse, description: 'Where to send the browser back.' })
+  @ApiErrors(
+    ErrorCode.UnknownGuild,
+    ErrorCode.MissingPermissions,
+    ['client_id', FieldErrorCode.UnknownApplication],
+    ['scope', FieldErrorCode.InvalidScope],
+    ['redirect_uri', FieldErrorCode.RedirectUriMismatch],
+    ['redirect_uri', FieldErrorCode.BaseTypeRequired],
+    ['code_challenge_method', FieldErrorCode.CodeChallengeMethodUnsupported],
+    ['guild_id', FieldErrorCode.BotScopeRequired],
+    ['permissions', FieldErrorCode.PermissionsInvalid],
+  )
   @ApiBody({ type: AuthorizeConsentDto, examples: CONSENT_EXAMPLES })
   consent(
     @CurrentCaller() caller: SessionCaller,
@@ -48,8 +70,14 @@ export class OAuth2Controller {
   /** Applications the user has authorized. */
   @Get('@me/authorizations')
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'list_oauth2_authorizations' })
-  @ApiOkResponse({ type: [OAuth2AuthorizationResponse] })
+  @ApiOperation({
+    operationId: 'list_oauth2_authorizations',
+    summary: 'List my authorized applications',
+  })
+  @ApiOkResponse({
+    type: [OAuth2AuthorizationResponse],
+    description: 'The applications the user has authorized, with their scopes.',
+  })
   authorizations(@CurrentCaller() caller: Caller): Promise<OAuth2AuthorizationResponse[]> {
     return this.consents.listAuthorizations(caller.userId);
   }
@@ -58,8 +86,13 @@ export class OAuth2Controller {
   @Delete('@me/authorizations/:application_id')
   @HttpCode(204)
   @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'delete_oauth2_authorization' })
-  @ApiNoContentResponse()
+  @ApiOperation({
+    operationId: 'delete_oauth2_authorization',
+    summary: 'Remove an authorization',
+    description: 'Revokes every token the application holds for this user.',
+  })
+  @ApiNoContentResponse({ description: 'Removed; the application’s tokens are revoked.' })
+  @ApiErrors(ErrorCode.UnknownApplication)
   deauthorize(
     @CurrentCaller() caller: Caller,
     @Param('application_id') applicationId: string,
@@ -70,8 +103,14 @@ export class OAuth2Controller {
   /** The access token's application, scopes and expiry (and user with `identify`). */
   @Get('@me')
   @Auth({ kind: 'bearer' })
-  @ApiOperation({ operationId: 'get_oauth2_me' })
-  @ApiOkResponse({ type: OAuth2MeResponse })
+  @ApiOperation({
+    operationId: 'get_oauth2_me',
+    summary: 'Get the current authorization',
+    description:
+      'For an OAuth2 access token (**bearer**): its application, scopes and expiry, and the ' +
+      'user with the `identify` scope.',
+  })
+  @ApiOkResponse({ type: OAuth2MeResponse, description: 'The token’s authorization.' })
   getMe(@CurrentCaller() caller: BearerCaller): Promise<OAuth2MeResponse> {
     return this.me.me(caller);
   }
@@ -83,8 +122,16 @@ export class OAuth2Controller {
   @Get('userinfo')
   // identify or profile: checked by OAuth2MeService (the guard's scopes are all-of).
   @Auth({ kind: 'bearer' })
-  @ApiOperation({ operationId: 'get_oauth2_userinfo' })
-  @ApiOkResponse({ type: OAuth2UserInfoResponse })
+  @ApiOperation({
+    operationId: 'get_oauth2_userinfo',
+    summary: 'OpenID Connect UserInfo',
+    description:
+      'The token’s user (`sub` = user ID) with the OpenID Connect standard claims. Needs the ' +
+      '`identify` or `profile` scope (else 403 MISSING_OAUTH_SCOPE); the e-mail address only ' +
+      'with `email`.',
+  })
+  @ApiOkResponse({ type: OAuth2UserInfoResponse, description: 'The user’s claims.' })
+  @ApiErrors(ErrorCode.MissingOauthScope)
   userInfo(@CurrentCaller() caller: BearerCaller): Promise<OAuth2UserInfoResponse> {
     return this.me.userInfo(caller);
   }
