@@ -1,12 +1,6 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
-import {
-  ApiOkResponse,
-  ApiOperation,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/auth.decorator';
-import { ErrorResponse } from '../../common/http/error.response';
 import { SkipRateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { HealthResponse } from './health.response';
 import { ReadinessService } from './readiness.service';
@@ -20,8 +14,12 @@ export class HealthController {
 
   /** Liveness: the process is up and serving HTTP. */
   @Get('live')
-  @ApiOperation({ operationId: 'health_live' })
-  @ApiOkResponse({ type: HealthResponse })
+  @ApiOperation({
+    operationId: 'health_live',
+    summary: 'Liveness probe',
+    description: 'The process is up and serving HTTP. No rate limit.',
+  })
+  @ApiOkResponse({ type: HealthResponse, description: 'Alive.' })
   live(): HealthResponse {
     return { status: 'ok', checks: {} };
   }
@@ -29,9 +27,15 @@ export class HealthController {
   /** Readiness: the database answers (and Redis, when configured). */
   @Get('ready')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'health_ready' })
-  @ApiOkResponse({ type: HealthResponse })
-  @ApiServiceUnavailableResponse({ type: ErrorResponse })
+  @ApiOperation({
+    operationId: 'health_ready',
+    summary: 'Readiness probe',
+    description:
+      'Ready when the database answers (and Redis, when configured); 503 ' +
+      'SERVICE_UNAVAILABLE with the failing `checks` otherwise, and while shutting down. No ' +
+      'rate limit.',
+  })
+  @ApiOkResponse({ type: HealthResponse, description: 'Ready: every check passed.' })
   ready(): Promise<HealthResponse> {
     return this.readiness.check();
   }

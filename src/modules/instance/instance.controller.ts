@@ -17,8 +17,14 @@ export class InstanceController {
   @RateLimit('discovery')
   @Header('Access-Control-Allow-Origin', '*')
   @Header('Content-Type', 'application/json; charset=utf-8')
-  @ApiOperation({ operationId: 'get_well_known_service' })
-  @ApiOkResponse({ type: DiscoveryResponse })
+  @ApiOperation({
+    operationId: 'get_well_known_service',
+    summary: 'Instance discovery document',
+    description:
+      'API, gateway and OAuth2 URLs, enabled features, limits and federation capabilities. ' +
+      'Also served at the host root.',
+  })
+  @ApiOkResponse({ type: DiscoveryResponse, description: 'The discovery document.' })
   getService(@Res() res: Response): void {
     // A Buffer with its Content-Type already set: Express sends it as is (no charset parsing).
     res.send(this.instance.discoveryJson());

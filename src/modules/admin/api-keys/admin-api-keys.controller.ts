@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentCaller } from '../../../common/auth/auth.decorator';
 import type { AdminCaller } from '../../../common/auth/caller';
 import { ErrorCode } from '../../../common/errors/error-code';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
 import { ParseSnowflakePipe } from '../../../common/snowflake/parse-snowflake.pipe';
 import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
@@ -44,7 +46,11 @@ export class AdminApiKeysController {
       'The new key may only hold ACLs the calling key holds (403 `MISSING_ACL` otherwise). ' +
       'The `key` field is returned this once; only its SHA-256 is stored.',
   })
-  @ApiOkResponse({ type: CreateAdminApiKeyResponse })
+  @ApiOkResponse({
+    type: CreateAdminApiKeyResponse,
+    description: 'The new key, with its secret `key` (shown only this once).',
+  })
+  @ApiErrors(['acls.0', FieldErrorCode.InvalidAcl])
   create(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: CreateAdminApiKeyRequest,
@@ -59,7 +65,10 @@ export class AdminApiKeysController {
     summary: "List the calling key owner's API keys",
     acl: AdminAcl.ApiKeyManage,
   })
-  @ApiOkResponse({ type: [ListAdminApiKeyResponse] })
+  @ApiOkResponse({
+    type: [ListAdminApiKeyResponse],
+    description: 'The keys, without their secrets.',
+  })
   list(@CurrentCaller() caller: AdminCaller): Promise<ListAdminApiKeyResponse[]> {
     return this.keys.list(caller);
   }
@@ -72,7 +81,7 @@ export class AdminApiKeysController {
     acl: AdminAcl.ApiKeyManage,
     audited: true,
   })
-  @ApiOkResponse({ type: DeleteApiKeyResponse })
+  @ApiOkResponse({ type: DeleteApiKeyResponse, description: 'Revoked.' })
   delete(
     @CurrentCaller() caller: AdminCaller,
     @Param('keyId', new ParseSnowflakePipe(ErrorCode.AdminApiKeyNotFound)) keyId: string,

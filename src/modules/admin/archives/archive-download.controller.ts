@@ -1,6 +1,5 @@
 import { Controller, Get, Param, Query, StreamableFile } from '@nestjs/common';
 import {
-  ApiForbiddenResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -9,7 +8,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Public } from '../../../common/auth/auth.decorator';
-import { ErrorResponse } from '../../../common/http/error.response';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
 import { ArchivesService } from './archives.service';
 
 /** The signed download link of an archive (outside /admin: the signature is the credential). */
@@ -36,10 +36,10 @@ export class ArchiveDownloadController {
   })
   @ApiProduces('application/zip')
   @ApiOkResponse({
-    description: 'The zip (one JSON file per kind of data, plus manifest.json)',
+    description: 'The zip (one JSON file per kind of data, plus manifest.json).',
     schema: { type: 'string', format: 'binary' },
   })
-  @ApiForbiddenResponse({ type: ErrorResponse, description: 'Invalid or expired link' })
+  @ApiErrors(ErrorCode.AccessDenied)
   async download(
     @Param('archiveId') archiveId: string,
     @Query('expires') expires: unknown,

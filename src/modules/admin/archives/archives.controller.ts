@@ -61,7 +61,7 @@ export class ArchivesController {
       'applications and OAuth2 authorizations, built in the background; poll its details for ' +
       '`status`. Unknown user → 404 `UNKNOWN_USER`.',
   })
-  @ApiOkResponse({ type: AdminArchiveResponseSchema })
+  @ApiOkResponse({ type: AdminArchiveResponseSchema, description: 'The queued archive.' })
   triggerUser(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: TriggerUserArchiveRequest,
@@ -86,7 +86,7 @@ export class ArchivesController {
       'Queues a zip of the guild, its channels, roles, members, messages and webhooks (without ' +
       'tokens), built in the background. Unknown guild → 404 `UNKNOWN_GUILD`.',
   })
-  @ApiOkResponse({ type: AdminArchiveResponseSchema })
+  @ApiOkResponse({ type: AdminArchiveResponseSchema, description: 'The queued archive.' })
   triggerGuild(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: TriggerGuildArchiveRequest,
@@ -113,7 +113,10 @@ export class ArchivesController {
     acl: VIEW_ACLS,
     description: VISIBILITY,
   })
-  @ApiOkResponse({ type: ListArchivesResponseSchema })
+  @ApiOkResponse({
+    type: ListArchivesResponseSchema,
+    description: 'The archives the key may see, newest first.',
+  })
   list(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: ListArchivesRequest,
@@ -129,7 +132,7 @@ export class ArchivesController {
     acl: VIEW_ACLS,
     description: `${VISIBILITY} An archive the key may not see is 404 \`UNKNOWN_ARCHIVE\`.`,
   })
-  @ApiOkResponse({ type: GetArchiveResponseSchema })
+  @ApiOkResponse({ type: GetArchiveResponseSchema, description: 'The archive’s metadata.' })
   @ArchivePathParams()
   details(
     @CurrentCaller() caller: AdminCaller,
@@ -143,7 +146,7 @@ export class ArchivesController {
   @Get(':subjectType/:subjectId/:archiveId/download')
   @AdminRoute({
     operationId: 'get_archive_download_url',
-    errors: [ErrorCode.UnknownArchive],
+    errors: [ErrorCode.UnknownArchive, ErrorCode.ArchiveNotReady, ErrorCode.ArchiveExpired],
     summary: 'A signed, time-limited download link to a completed archive',
     acl: VIEW_ACLS,
     audited: true,
@@ -152,7 +155,10 @@ export class ArchivesController {
       '(24 h by default, never past the archive’s own expiry). Not completed yet (or failed) → ' +
       '400 `ARCHIVE_NOT_READY`; expired → 400 `ARCHIVE_EXPIRED`. Issuing a link is audited.',
   })
-  @ApiOkResponse({ type: DownloadUrlResponseSchema })
+  @ApiOkResponse({
+    type: DownloadUrlResponseSchema,
+    description: 'The signed download link and when it expires.',
+  })
   @ArchivePathParams()
   downloadUrl(
     @CurrentCaller() caller: AdminCaller,

@@ -32,7 +32,7 @@ export class AssetsController {
       'with `errors: ["UNKNOWN_GUILD"]`, a file that could not be deleted with ' +
       '`DELETE_FAILED: <file key>`. Each guild gets one audit entry `asset.purge`.',
   })
-  @ApiOkResponse({ type: PurgeGuildAssetsResponseSchema })
+  @ApiOkResponse({ type: PurgeGuildAssetsResponseSchema, description: 'One result per guild.' })
   purge(
     @Body() dto: PurgeGuildAssetsRequest,
     @RequestAudit() audit: AuditContext,

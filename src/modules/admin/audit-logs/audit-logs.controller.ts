@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
 import { ListAuditLogsRequest, SearchAuditLogsRequest } from './audit-log.dto';
@@ -36,7 +38,15 @@ export class AdminAuditLogsController {
       'Filters combine with AND. Page with `next_cursor` (or `offset`); `total` counts every ' +
       'entry the filters match.',
   })
-  @ApiOkResponse({ type: AuditLogsListResponseSchema })
+  @ApiOkResponse({
+    type: AuditLogsListResponseSchema,
+    description: 'A page of entries, the total and the next cursor.',
+  })
+  @ApiErrors(
+    ['from', FieldErrorCode.BaseTypeFormat],
+    ['cursor', FieldErrorCode.BaseTypeFormat],
+    ['cursor', FieldErrorCode.BaseTypeInvalid],
+  )
   list(@Body() dto: ListAuditLogsRequest): Promise<AuditLogsListResponseSchema> {
     return this.auditLogs.list(dto);
   }
@@ -62,7 +72,15 @@ export class AdminAuditLogsController {
       'reason, target and metadata values; the same filters as the list apply. Ranked by ' +
       '`ts_rank`, newest first among equals.',
   })
-  @ApiOkResponse({ type: AuditLogsListResponseSchema })
+  @ApiOkResponse({
+    type: AuditLogsListResponseSchema,
+    description: 'A page of matching entries, best first, and the next cursor.',
+  })
+  @ApiErrors(
+    ['from', FieldErrorCode.BaseTypeFormat],
+    ['cursor', FieldErrorCode.BaseTypeFormat],
+    ['cursor', FieldErrorCode.BaseTypeInvalid],
+  )
   search(@Body() dto: SearchAuditLogsRequest): Promise<AuditLogsListResponseSchema> {
     return this.auditLogs.search(dto);
   }

@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
 import { CurrentCaller } from '../../../common/auth/auth.decorator';
 import type { AdminCaller } from '../../../common/auth/caller';
 import { RequestAudit, type AuditContext } from '../../audit/audit-context';
@@ -71,6 +73,11 @@ export class AdminBansController {
     description: `${ONE_OR_MANY} Idempotent.`,
   })
   @ApiNoContentResponse({ description: 'Banned.' })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['email', FieldErrorCode.InvalidEmail],
+    ['emails.0', FieldErrorCode.InvalidEmail],
+  )
   addEmail(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: BanEmailRequest,
@@ -89,7 +96,15 @@ export class AdminBansController {
     bucket: 'admin:bans',
     description: ONE_OR_MANY,
   })
-  @ApiOkResponse({ type: BanCheckResponseSchema })
+  @ApiOkResponse({
+    type: BanCheckResponseSchema,
+    description: 'One result per value: whether a ban covers it.',
+  })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['email', FieldErrorCode.InvalidEmail],
+    ['emails.0', FieldErrorCode.InvalidEmail],
+  )
   checkEmail(@Body() dto: BanEmailRequest): Promise<BanCheckResponseSchema> {
     return this.bans.checkEmails(dto);
   }
@@ -103,7 +118,10 @@ export class AdminBansController {
     acl: AdminAcl.BanEmailCheck,
     bucket: 'admin:bans',
   })
-  @ApiOkResponse({ type: ListEmailBansResponseSchema })
+  @ApiOkResponse({
+    type: ListEmailBansResponseSchema,
+    description: 'A page of e-mail bans and the next cursor.',
+  })
   listEmail(@Body() dto: ListBansRequest): Promise<ListEmailBansResponseSchema> {
     return this.bans.listEmails(dto);
   }
@@ -120,6 +138,11 @@ export class AdminBansController {
     description: `${ONE_OR_MANY} Idempotent.`,
   })
   @ApiNoContentResponse({ description: 'Lifted.' })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['email', FieldErrorCode.InvalidEmail],
+    ['emails.0', FieldErrorCode.InvalidEmail],
+  )
   removeEmail(@Body() dto: BanEmailRequest, @RequestAudit() audit: AuditContext): Promise<void> {
     return this.bans.removeEmails(dto, audit);
   }
@@ -142,6 +165,11 @@ export class AdminBansController {
       'and stored. Idempotent.',
   })
   @ApiNoContentResponse({ description: 'Banned.' })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['ip', FieldErrorCode.InvalidIp],
+    ['ips.0', FieldErrorCode.InvalidIp],
+  )
   addIp(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: BanIpRequest,
@@ -160,7 +188,15 @@ export class AdminBansController {
     bucket: 'admin:bans',
     description: `${ONE_OR_MANY} Each result names the ban that covers the value (\`range\`).`,
   })
-  @ApiOkResponse({ type: BanCheckResponseSchema })
+  @ApiOkResponse({
+    type: BanCheckResponseSchema,
+    description: 'One result per value: whether a ban covers it.',
+  })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['ip', FieldErrorCode.InvalidIp],
+    ['ips.0', FieldErrorCode.InvalidIp],
+  )
   checkIp(@Body() dto: BanIpRequest): Promise<BanCheckResponseSchema> {
     return this.bans.checkIps(dto);
   }
@@ -174,7 +210,10 @@ export class AdminBansController {
     acl: AdminAcl.BanIpCheck,
     bucket: 'admin:bans',
   })
-  @ApiOkResponse({ type: ListIpBansResponseSchema })
+  @ApiOkResponse({
+    type: ListIpBansResponseSchema,
+    description: 'A page of IP bans and the next cursor.',
+  })
   listIp(@Body() dto: ListBansRequest): Promise<ListIpBansResponseSchema> {
     return this.bans.listIps(dto);
   }
@@ -193,6 +232,11 @@ export class AdminBansController {
       'covers an address stays). Idempotent.',
   })
   @ApiNoContentResponse({ description: 'Lifted.' })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['ip', FieldErrorCode.InvalidIp],
+    ['ips.0', FieldErrorCode.InvalidIp],
+  )
   removeIp(@Body() dto: BanIpRequest, @RequestAudit() audit: AuditContext): Promise<void> {
     return this.bans.removeIps(dto, audit);
   }
@@ -211,6 +255,11 @@ export class AdminBansController {
     description: `${ONE_OR_MANY} Numbers are E.164 (\`+14155550123\`). Idempotent.`,
   })
   @ApiNoContentResponse({ description: 'Banned.' })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['phone', FieldErrorCode.InvalidPhone],
+    ['phones.0', FieldErrorCode.InvalidPhone],
+  )
   addPhone(
     @CurrentCaller() caller: AdminCaller,
     @Body() dto: BanPhoneRequest,
@@ -229,7 +278,15 @@ export class AdminBansController {
     bucket: 'admin:bans',
     description: ONE_OR_MANY,
   })
-  @ApiOkResponse({ type: BanCheckResponseSchema })
+  @ApiOkResponse({
+    type: BanCheckResponseSchema,
+    description: 'One result per value: whether a ban covers it.',
+  })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['phone', FieldErrorCode.InvalidPhone],
+    ['phones.0', FieldErrorCode.InvalidPhone],
+  )
   checkPhone(@Body() dto: BanPhoneRequest): Promise<BanCheckResponseSchema> {
     return this.bans.checkPhones(dto);
   }
@@ -243,7 +300,10 @@ export class AdminBansController {
     acl: AdminAcl.BanPhoneCheck,
     bucket: 'admin:bans',
   })
-  @ApiOkResponse({ type: ListPhoneBansResponseSchema })
+  @ApiOkResponse({
+    type: ListPhoneBansResponseSchema,
+    description: 'A page of phone bans and the next cursor.',
+  })
   listPhone(@Body() dto: ListBansRequest): Promise<ListPhoneBansResponseSchema> {
     return this.bans.listPhones(dto);
   }
@@ -260,6 +320,11 @@ export class AdminBansController {
     description: `${ONE_OR_MANY} Idempotent.`,
   })
   @ApiNoContentResponse({ description: 'Lifted.' })
+  @ApiErrors(
+    ['root', FieldErrorCode.BanValueRequired],
+    ['phone', FieldErrorCode.InvalidPhone],
+    ['phones.0', FieldErrorCode.InvalidPhone],
+  )
   removePhone(@Body() dto: BanPhoneRequest, @RequestAudit() audit: AuditContext): Promise<void> {
     return this.bans.removePhones(dto, audit);
   }

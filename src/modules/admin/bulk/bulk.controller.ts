@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ErrorResponse } from '../../../common/http/error.response';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
 import { RequestAudit, type AuditContext } from '../../audit/audit-context';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';
@@ -37,6 +39,7 @@ export class BulkController {
       },
     },
     acl: AdminAcl.BulkAddGuildMembers,
+    errors: [ErrorCode.UnknownGuild],
     bucket: 'admin:bulk',
     audited: true,
     description:
@@ -45,8 +48,11 @@ export class BulkController {
       '`bot` install). Every role must belong to the guild (400 `UNKNOWN_ROLE` on ' +
       '`role_ids.<n>`). One transaction and one audit entry `bulk.add_guild_members`.',
   })
-  @ApiOkResponse({ type: BulkOperationResponse })
-  @ApiNotFoundResponse({ type: ErrorResponse, description: 'Unknown guild (`UNKNOWN_GUILD`)' })
+  @ApiOkResponse({
+    type: BulkOperationResponse,
+    description: 'The users added (or already members) and those that failed, with why.',
+  })
+  @ApiErrors(['role_ids.0', FieldErrorCode.UnknownRole])
   addGuildMembers(
     @Body() dto: BulkAddGuildMembersRequest,
     @RequestAudit() audit: AuditContext,

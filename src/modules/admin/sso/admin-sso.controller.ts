@@ -20,7 +20,7 @@ export class AdminSsoController {
       '`client_secret_set` — and the endpoints read from the issuer’s discovery document ' +
       '(null when SSO is off or the issuer cannot be reached).',
   })
-  @ApiOkResponse({ type: SsoConfigResponse })
+  @ApiOkResponse({ type: SsoConfigResponse, description: 'The SSO configuration.' })
   config(): Promise<SsoConfigResponse> {
     return this.sso.adminConfig();
   }
