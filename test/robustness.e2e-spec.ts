@@ -14,11 +14,24 @@ interface Route {
   fields: string[];
   /** Declared query parameters, plus `wait` and `limit` everywhere. */
   queries: string[];
+  /** The error codes (or RFC 6749 `error` values) its documented error responses show. */
+  documented: Set<string>;
+  /** Whether the operation documents a request body. */
+  hasBody: boolean;
 }
 
 interface OpenApiOperation {
   parameters?: Array<{ in: string; name: string }>;
   requestBody?: { content: Record<string, { schema?: { $ref?: string } }> };
+  responses?: Record<
+    string,
+    {
+      content?: Record<
+        string,
+        { examples?: Record<string, { value?: { code?: unknown; error?: unknown } }> }
+      >;
+    }
+  >;
 }
 
 interface OpenApiDoc {
@@ -47,6 +60,35 @@ const OAUTH_PATHS = new Set([
 ]);
 const GENERIC_FIELDS = ['name', 'content', 'email', 'token', 'id'];
 const JSON_TYPE = 'application/json';
+
+/** What the body parsers answer: only documented where the operation takes a body. */
+const BODY_CODES = new Set([
+  'BAD_REQUEST',
+  'INVALID_JSON',
+  'JSON_TOO_DEEP',
+  'JSON_TOO_MANY_ITEMS',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+]);
+
+/**
+ * Every error code answered that the operation's documentation does not show, once per
+ * operation, code and status (with the first request that met it): the OpenAPI document must
+ * list what a route really answers.
+ */
+const UNDOCUMENTED = new Map<string, string>();
+
+function noteUndocumented(route: Route, path: string, label: string, res: Response): void {
+  if (res.status < 400) return;
+  const body = res.body as Record<string, unknown> | undefined;
+  const code = typeof body?.code === 'string' ? body.code : body?.error;
+  if (typeof code !== 'string' || route.documented.has(code)) return;
+  // A body sent to a route that takes none is parsed (and refused) before any route is known:
+  // not something the operation's documentation promises.
+  if (!route.hasBody && BODY_CODES.has(code)) return;
+  const key = `${route.method.toUpperCase()} ${route.template} → ${res.status} ${code}`;
+  if (!UNDOCUMENTED.has(key)) UNDOCUMENTED.set(key, `${path.slice(0, 100)} [${label}]`);
+}
 
 const PARAM_VALUES = ['abc', '18446744073709551616', '0'];
 const BODIES: unknown[] = [
@@ -251,11 +293,23 @@ async function loadRoutes(app: NestExpressApplication): Promise<Route[]> {
       const props = ref ? doc.components.schemas[ref.split('/').pop()!]?.properties : undefined;
       const fields = props ? Object.keys(props) : [];
       const declared = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      const documented = new Set<string>();
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        if (Number(status) < 400) continue;
+        for (const media of Object.values(response.content ?? {})) {
+          for (const { value } of Object.values(media.examples ?? {})) {
+            const code = value?.code ?? value?.error;
+            if (typeof code === 'string') documented.add(code);
+          }
+        }
+      }
       routes.push({
         template,
         method,
         fields: fields.length ? fields : GENERIC_FIELDS,
         queries: [...new Set([...declared, 'wait', 'limit'])],
+        documented,
+        hasBody: op.requestBody !== undefined,
       });
     }
   }
@@ -291,15 +345,16 @@ const sendRaw = (req: Test, raw: string | Buffer): Test =>
 /** An admin key (ACL `*`) per app under test, used on /v1/admin routes in place of the session. */
 const ADMIN_KEYS = new WeakMap<NestExpressApplication, string>();
 
-/** Sends one request and returns a failure line, or null. */
+/** Sends one request and returns a failure line, or null (and notes an undocumented code). */
 async function call(
   app: NestExpressApplication,
-  method: Method,
+  route: Route,
   path: string,
   auth: string | undefined,
   payload: Payload | undefined,
   label: string,
 ): Promise<string | null> {
+  const { method } = route;
   let req = http(app)[method](path);
   // Admin routes take an admin key where the other routes take the session: their validation and
   // handlers must see the garbage too, not only the 401 in front of them.
@@ -311,6 +366,7 @@ async function call(
     req = sendRaw(req, payload.raw);
   }
   const res = await req;
+  noteUndocumented(route, path, label, res);
   const problem = problemWith(path, res);
   return problem
     ? `${method.toUpperCase()} ${path.slice(0, 120)} [${label}] → ${problem}: ${res.text.slice(0, 160)}`
@@ -353,14 +409,14 @@ describe('robustness: every route answers garbage with a 4xx', () => {
 
   it('never answers 5xx, and answers every 4xx in the envelope', async () => {
     const calls: Array<() => Promise<string | null>> = [];
-    for (const { template, method } of routes.filter((r) => callOrder(r) < 2)) {
+    for (const route of routes.filter((r) => callOrder(r) < 2)) {
       for (const value of PARAM_VALUES) {
-        const path = fill(template, () => encodeURIComponent(value));
+        const path = fill(route.template, () => encodeURIComponent(value));
         for (const body of BODIES) {
           const payload =
             body === undefined ? undefined : { raw: JSON.stringify(body), type: JSON_TYPE };
           for (const auth of [undefined, token]) {
-            calls.push(() => call(app, method, path, auth, payload, String(JSON.stringify(body))));
+            calls.push(() => call(app, route, path, auth, payload, String(JSON.stringify(body))));
           }
         }
       }
@@ -381,7 +437,7 @@ describe('robustness: every route answers garbage with a 4xx', () => {
         for (const hostile of HOSTILE_BODIES) {
           const payload = hostile.build(route.fields);
           for (const auth of [undefined, token]) {
-            calls.push(() => call(app, route.method, path, auth, payload, hostile.name));
+            calls.push(() => call(app, route, path, auth, payload, hostile.name));
           }
         }
       }
@@ -409,7 +465,7 @@ describe('robustness: every route answers garbage with a 4xx', () => {
       const payload = { raw: '{}', type: JSON_TYPE };
       for (const path of paths) {
         for (const auth of [undefined, fresh]) {
-          calls.push(() => call(app, route.method, path, auth, payload, 'odd params'));
+          calls.push(() => call(app, route, path, auth, payload, 'odd params'));
         }
       }
     }
@@ -472,7 +528,7 @@ describe('robustness: every route answers garbage with a 4xx', () => {
         })),
       ];
       for (const { label, url, payload } of cases) {
-        const failure = await call(app, route.method, url, owner.token, payload, label);
+        const failure = await call(app, route, url, owner.token, payload, label);
         if (failure) failures.push(failure);
       }
     }
@@ -507,6 +563,12 @@ describe('robustness: every route answers garbage with a 4xx', () => {
     }
     expect(checked).toBeGreaterThan(30);
     expect(failures).toEqual([]);
+  });
+
+  // Last: the calls above collected what they were answered.
+  it('answered only error codes the OpenAPI document shows on the operation', () => {
+    const listed = [...UNDOCUMENTED].map(([key, first]) => `${key} (first: ${first})`).sort();
+    expect(listed).toEqual([]);
   });
 });
 

@@ -27,8 +27,12 @@ const EVERY_ROUTE = [
   ErrorCode.InternalServerError,
   ErrorCode.ServiceUnavailable,
 ];
-/** Body parsing and the JSON limits (body-parsers.ts, json-limits.ts). */
+/**
+ * Body parsing and the JSON limits (body-parsers.ts, json-limits.ts); BAD_REQUEST is a body the
+ * parser refuses otherwise (a `Content-Encoding` that does not inflate).
+ */
 const BODY = [
+  ErrorCode.BadRequest,
   ErrorCode.InvalidJson,
   ErrorCode.JsonTooDeep,
   ErrorCode.JsonTooManyItems,
@@ -96,6 +100,10 @@ function documentErrors(doc: OpenAPIObject, op: OperationObject): void {
   for (const c of EVERY_ROUTE) codes.add(c);
   if (rateLimited) codes.add(ErrorCode.RateLimited);
   if (isSecured(op)) codes.add(ErrorCode.Unauthorized);
+  // A path parameter that is not valid percent-encoding (`%ZZ`): the router answers 400.
+  if ((op.parameters ?? []).some((p) => !isRef(p) && p.in === 'path')) {
+    codes.add(ErrorCode.BadRequest);
+  }
   const body = op.requestBody && !isRef(op.requestBody) ? op.requestBody : undefined;
   // The RFC 6749 endpoints answer a body they cannot parse with `invalid_request` (body-parsers.ts).
   if (body && oauth.length === 0) {
