@@ -1,22 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../../src/common/http/free-port';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
 import { createTestApp } from '../helpers/app';
+import { launchChromium, openDocs as openSwaggerUi } from './swagger-ui';
 
-// Debian's chromium package; `.ci/run` installs it when missing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const OPERATION = '#operations-Admin-list_admin_api_keys';
 
 /**
@@ -30,16 +18,13 @@ describe('Swagger UI as an admin console (headless Chromium)', () => {
   let admin: TestAdminKey;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-    }
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     // PUBLIC_URL is the document's server, so "Execute" must reach this very process.
     app = await createTestApp({ env: { PUBLIC_URL: base } });
     await app.listen(port, '127.0.0.1');
     admin = await createAdminKey(app, ['admin_api_key:manage']);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -49,9 +34,7 @@ describe('Swagger UI as an admin console (headless Chromium)', () => {
 
   /** A fresh browser context (no stored authorization) showing Swagger UI. */
   async function openDocs(): Promise<Page> {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${base}/docs`);
+    const page = await openSwaggerUi(browser, base);
     await page.locator(OPERATION).waitFor();
     return page;
   }
