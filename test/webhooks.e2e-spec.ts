@@ -94,6 +94,9 @@ describe('webhooks', () => {
       http(app).get(`/v1/guilds/${id}/webhooks`),
       http(app).get(`/v1/webhooks/${id}`),
       http(app).patch(`/v1/webhooks/${id}`).send({}),
+      http(app)
+        .patch(`/v1/webhooks/${id}`)
+        .send({ signing_secret: 'a-signing-secret-of-32-characters' }),
       http(app).delete(`/v1/webhooks/${id}`),
     ];
     for (const res of await Promise.all(calls)) {
@@ -117,6 +120,7 @@ describe('webhooks', () => {
       avatar: expect.stringMatching(/^[0-9a-f]{32}$/),
       token: expect.stringMatching(/^[A-Za-z0-9]{64}$/),
       user: expect.objectContaining({ id: owner.userId, username: owner.username }),
+      signing_secret_set: false,
     });
     const get = await http(app)
       .get(`/v1/webhooks/${res.body.id}`)
@@ -125,7 +129,8 @@ describe('webhooks', () => {
     expect(get.body).toEqual(res.body);
     const byToken = await http(app).get(`/v1/webhooks/${res.body.id}/${res.body.token}`);
     expect(byToken.status).toBe(200);
-    const { user: _user, ...withoutUser } = res.body;
+    // The token view: no creator, and nothing about the signing secret.
+    const { user: _user, signing_secret_set: _signed, ...withoutUser } = res.body;
     expect(byToken.body).toEqual(withoutUser);
     const inChannel = await http(app)
       .get(`/v1/channels/${guild.channelId}/webhooks`)
