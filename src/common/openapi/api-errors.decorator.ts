@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { DECORATORS } from '@nestjs/swagger';
+import { ApiExtension, DECORATORS } from '@nestjs/swagger';
 import type { ErrorCode } from '../errors/error-code';
 import type { FieldErrorCode } from '../errors/field-error-code';
 import type { OAuthErrorCode } from '../errors/oauth-error';
@@ -17,6 +17,8 @@ export const OAUTH_ERRORS_EXTENSION = 'x-oauth-errors';
 
 /** Marks an operation that no rate limit applies to (`@SkipRateLimit`). */
 export const NO_RATE_LIMIT_EXTENSION = 'x-rate-limit-exempt';
+/** Marks an operation whose query parameters the handler reads itself (no validation pipe). */
+export const QUERY_BY_HAND_EXTENSION = 'x-query-read-by-hand';
 
 /** A field error a route can answer inside `INVALID_FORM_BODY`: `[path, code]`. */
 export type FieldErrorSpec = readonly [path: string, code: FieldErrorCode];
@@ -78,3 +80,10 @@ export function ApiErrors(
 export function ApiOAuthErrors(...errors: OAuthErrorName[]): MethodDecorator & ClassDecorator {
   return extend(OAUTH_ERRORS_EXTENSION, errors);
 }
+
+/**
+ * The handler reads its query parameters itself (as `unknown`, answering its own codes), so a
+ * bad one is never a 400 `INVALID_FORM_BODY`: keeps that code out of the route's documentation.
+ */
+export const ApiQueryReadByHand = (): MethodDecorator & ClassDecorator =>
+  ApiExtension(QUERY_BY_HAND_EXTENSION, true);

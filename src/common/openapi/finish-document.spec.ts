@@ -6,6 +6,7 @@ import {
   FIELD_ERRORS_EXTENSION,
   NO_RATE_LIMIT_EXTENSION,
   OAUTH_ERRORS_EXTENSION,
+  QUERY_BY_HAND_EXTENSION,
 } from './api-errors.decorator';
 import { finishOpenApiDocument } from './finish-document';
 
@@ -51,7 +52,7 @@ describe('finishOpenApiDocument', () => {
     );
     const op = d.paths['/v1/webhooks/{webhook_id}'].get!;
     expect(Object.keys(op.responses).sort()).toEqual(
-      ['200', '401', '403', '404', '429', '500', '503'].sort(),
+      ['200', '400', '401', '403', '404', '429', '500', '503'].sort(),
     );
     expect(examplesOf(d, '/v1/webhooks/{webhook_id}', 'get', '404')).toEqual({
       UNKNOWN_WEBHOOK: {
@@ -64,8 +65,10 @@ describe('finishOpenApiDocument', () => {
       'MISSING_PERMISSIONS',
     ]);
     expect(examplesOf(d, '/v1/webhooks/{webhook_id}', 'get', '401')).toHaveProperty('UNAUTHORIZED');
-    // No body, no query: no validation or body-parsing codes.
-    expect(op.responses['400']).toBeUndefined();
+    // No body, no query: no validation or body-parsing codes; only a path the router cannot decode.
+    expect(Object.keys(examplesOf(d, '/v1/webhooks/{webhook_id}', 'get', '400'))).toEqual([
+      'BAD_REQUEST',
+    ]);
     expect(op.responses['415']).toBeUndefined();
     expect((op.parameters![0] as { description?: string }).description).toMatch(/Webhook ID/);
     expect(d.tags?.map((t) => t.name)).toEqual(['Webhooks']);
@@ -93,6 +96,7 @@ describe('finishOpenApiDocument', () => {
     const bad = examplesOf(d, '/v1/auth/register', 'post', '400');
     expect(Object.keys(bad).sort()).toEqual(
       [
+        'BAD_REQUEST',
         'INVALID_FORM_BODY: BASE_TYPE_REQUIRED',
         'INVALID_FORM_BODY: EMAIL_ALREADY_REGISTERED',
         'INVALID_JSON',
@@ -124,6 +128,19 @@ describe('finishOpenApiDocument', () => {
             [OAUTH_ERRORS_EXTENSION]: ['invalid_client', 'invalid_grant'],
           } as never,
         },
+        '/v1/archives/{archiveId}/download': {
+          get: {
+            parameters: [{ name: 'expires', in: 'query' }],
+            responses: { '200': { description: 'ok' } },
+            [QUERY_BY_HAND_EXTENSION]: true,
+          } as never,
+        },
+        '/v1/audit-logs': {
+          get: {
+            parameters: [{ name: 'limit', in: 'query' }],
+            responses: { '200': { description: 'ok' } },
+          } as never,
+        },
         '/v1/health/live': {
           get: {
             responses: { '200': { description: 'ok' } },
@@ -146,6 +163,11 @@ describe('finishOpenApiDocument', () => {
     );
     const codes = Object.keys(examplesOf(d, '/v1/oauth2/token', 'post', '400'));
     expect(codes).toEqual(['invalid_grant']);
+    // Query parameters are validated (INVALID_FORM_BODY) unless the handler reads them itself.
+    expect(examplesOf(d, '/v1/audit-logs', 'get', '400')).toHaveProperty([
+      'INVALID_FORM_BODY: BASE_TYPE_INVALID',
+    ]);
+    expect(d.paths['/v1/archives/{archiveId}/download'].get!.responses['400']).toBeUndefined();
     expect(d.paths['/v1/health/live'].get!.responses['429']).toBeUndefined();
   });
 });

@@ -13,6 +13,7 @@ import {
   ERROR_CODES_EXTENSION,
   FIELD_ERRORS_EXTENSION,
   NO_RATE_LIMIT_EXTENSION,
+  QUERY_BY_HAND_EXTENSION,
   OAUTH_ERRORS_EXTENSION,
   type OAuthErrorName,
 } from './api-errors.decorator';
@@ -117,7 +118,8 @@ function documentErrors(doc: OpenAPIObject, op: OperationObject): void {
   }
   const validated =
     (body && oauth.length === 0) ||
-    (op.parameters ?? []).some((p) => !isRef(p) && p.in === 'query') ||
+    (ext[QUERY_BY_HAND_EXTENSION] !== true &&
+      (op.parameters ?? []).some((p) => !isRef(p) && p.in === 'query')) ||
     fieldSpecs.length > 0;
   if (validated) codes.add(ErrorCode.InvalidFormBody);
 

@@ -14,7 +14,7 @@ import { Auth, CurrentCaller, Public } from '../../common/auth/auth.decorator';
 import type { ParleyRequest, SessionCaller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
-import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { ApiErrors, ApiQueryReadByHand } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import {
   AuthMfaRequiredResponse,
@@ -344,6 +344,7 @@ export class AuthController {
       '`INVALID_IP_AUTHORIZATION_TICKET`).',
   })
   @ApiQuery({ name: 'ticket', type: String, required: true })
+  @ApiQueryReadByHand()
   @ApiOkResponse({ type: IpAuthorizationPollResponse, description: 'Pending, or the new session.' })
   @ApiErrors(ErrorCode.InvalidIpAuthorizationTicket)
   pollIpAuthorization(@Query('ticket') ticket: unknown): Promise<IpAuthorizationPollResponse> {

@@ -9,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { Public } from '../../../common/auth/auth.decorator';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
+import { ApiErrors, ApiQueryReadByHand } from '../../../common/openapi/api-errors.decorator';
 import { ArchivesService } from './archives.service';
 
 /** The signed download link of an archive (outside /admin: the signature is the credential). */
@@ -40,6 +40,7 @@ export class ArchiveDownloadController {
     schema: { type: 'string', format: 'binary' },
   })
   @ApiErrors(ErrorCode.AccessDenied)
+  @ApiQueryReadByHand()
   async download(
     @Param('archiveId') archiveId: string,
     @Query('expires') expires: unknown,
