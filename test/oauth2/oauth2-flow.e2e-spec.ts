@@ -178,6 +178,30 @@ describe('OAuth2 authorization code flow (supertest)', () => {
       expect(res.headers['cache-control']).toBe('no-store');
     });
 
+    it('answers a browser script without credentials 401 without the Basic challenge (no login prompt), but challenges Basic', async () => {
+      const fromScript = await http(app)
+        .post('/v1/oauth2/introspect')
+        .set('Sec-Fetch-Mode', 'cors')
+        .send({ token: 'x' });
+      expect(fromScript.status).toBe(401);
+      expect(fromScript.body).toEqual(oauthError('invalid_client'));
+      expect(fromScript.headers['www-authenticate']).toBeUndefined();
+      // RFC 6749 §5.2: a client that used the Authorization header always gets the challenge.
+      const basic = await http(app)
+        .post('/v1/oauth2/introspect')
+        .set('Sec-Fetch-Mode', 'cors')
+        .set('Authorization', basicAuth(client.id, 'nope'))
+        .send({ token: 'x' });
+      expect(basic.status).toBe(401);
+      expect(basic.headers['www-authenticate']).toBe('Basic realm="parley"');
+      // A navigation (or a non-browser client) keeps it too.
+      const page = await http(app)
+        .post('/v1/oauth2/introspect')
+        .set('Sec-Fetch-Mode', 'navigate')
+        .send({ token: 'x' });
+      expect(page.headers['www-authenticate']).toBe('Basic realm="parley"');
+    });
+
     it('refuses a wrong client secret and an unknown client', async () => {
       for (const creds of [
         { client_id: client.id, client_secret: 'wrong' },
@@ -625,9 +649,17 @@ describe('OAuth2 in the OpenAPI document', () => {
       const label = `${m} ${p}`;
       expect([label, op.operationId]).toEqual([label, expect.stringMatching(/^[a-z0-9_]+$/)]);
       const responses = Object.keys(op.responses as object);
+      // 400 only where there is something to reject (a body, query or path parameters).
+      const rejects =
+        'requestBody' in op || ((op.parameters as unknown[] | undefined)?.length ?? 0) > 0;
       expect([label, responses]).toEqual([
         label,
-        expect.arrayContaining([m === 'delete' ? '204' : '200', '400', '401', '429']),
+        expect.arrayContaining([
+          m === 'delete' ? '204' : '200',
+          ...(rejects ? ['400'] : []),
+          '401',
+          '429',
+        ]),
       ]);
       expect([label, (op.security as unknown[]).length > 0]).toEqual([label, true]);
       expect([label, op.summary]).toEqual([label, expect.stringMatching(/\w/)]);

@@ -111,9 +111,8 @@ describe('Swagger UI as the console: the examples work end to end (headless Chro
     await listOp.setParam('channel_id', channel.id, 'path');
     const listRes = await listOp.execute();
     expectStatus(listRes, '200');
-    const messages = jsonOf<Array<{ channel_id: string; webhook_id?: string; content: string }>>(
-      listRes,
-    );
+    const messages =
+      jsonOf<Array<{ channel_id: string; webhook_id?: string; content: string }>>(listRes);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ channel_id: channel.id, webhook_id: webhook.id });
     // Slack mrkdwn is translated, so compare the words only.
@@ -172,4 +171,16 @@ describe('Swagger UI as the console: the examples work end to end (headless Chro
     });
     await ui.close();
   }, 300_000);
+
+  it('shows the 401 invalid_client of a client endpoint executed without client credentials', async () => {
+    // The endpoint leaves out its Basic challenge for a script's request without Authorization:
+    // with it, the browser would answer with its own login prompt and the page would wait.
+    const ui = await SwaggerUi.open(browser, base);
+    const introspect = await ui.tryItOut('OAuth2', 'introspect_oauth2_token');
+    await introspect.editBody((example) => ({ ...example, token: 'not-a-token' }));
+    const refused = await introspect.execute();
+    expectStatus(refused, '401');
+    expect(jsonOf(refused)).toMatchObject({ error: 'invalid_client' });
+    await ui.close();
+  }, 120_000);
 });

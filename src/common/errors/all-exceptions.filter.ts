@@ -90,12 +90,28 @@ export function sendError(res: Response, error: ApiError | OAuthError): void {
   if (error instanceof OAuthError) {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Pragma', 'no-cache');
-    for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(error.headers)) {
+      if (k === 'WWW-Authenticate' && !challengeWanted(res.req)) continue;
+      res.setHeader(k, v);
+    }
     res.status(error.status).json({ error: error.error, error_description: error.description });
     return;
   }
   for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
   res.status(error.status).json(error.toBody());
+}
+
+/**
+ * RFC 6749 §5.2 requires the `WWW-Authenticate` challenge of an `invalid_client` when the client
+ * authenticated with the Authorization header, and allows it otherwise. A browser answers a Basic
+ * challenge to a script's request with its own login prompt instead of handing the 401 to the
+ * script (Swagger UI's "Execute" then never shows it), so a script's request (`Sec-Fetch-Mode`
+ * other than `navigate`) that sent no Authorization header gets the 401 without the challenge.
+ */
+function challengeWanted(req: Request | undefined): boolean {
+  if (!req || req.headers.authorization !== undefined) return true;
+  const mode = req.headers['sec-fetch-mode'];
+  return mode === undefined || mode === 'navigate';
 }
 
 // Never log query parameters (they can hold hashes, e-mail addresses or tokens).
