@@ -216,9 +216,11 @@ describe('foundation: errors, discovery, health, docs', () => {
         'sessionToken',
       ]);
       const discovery = res.body.paths['/v1/.well-known/service'].get;
-      expect(Object.keys(discovery.responses)).toEqual(
-        expect.arrayContaining(['200', '400', '429', '500']),
-      );
+      // A GET without parameters cannot be malformed: no 400; IP bans, limits and outages apply.
+      expect(Object.keys(discovery.responses).sort()).toEqual(['200', '403', '429', '500', '503']);
+      expect(Object.keys(discovery.responses['403'].content['application/json'].examples)).toEqual([
+        'IP_BANNED',
+      ]);
     });
   });
 });
