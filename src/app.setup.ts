@@ -1,13 +1,22 @@
 import { DynamicModule, INestApplication, Type, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { Express } from 'express';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import type { DestinationStream, Logger as Pino } from 'pino';
 import { AppModule } from './app.module';
 import { registerBodyParsers } from './common/http/body-parsers';
-import { createRootLogger, PinoNestLogger, requestLogger } from './common/http/logging';
+import {
+  createRootLogger,
+  PinoNestLogger,
+  registerRequestLogging,
+  requestIdOf,
+} from './common/http/logging';
 import { validationExceptionFactory } from './common/errors/validation';
+import { sendError, toApiError } from './common/errors/all-exceptions.filter';
+import { ApiError } from './common/errors/api-error';
+import { ErrorCode } from './common/errors/error-code';
 import { ErrorResponse, OAuthErrorResponse, RateLimitResponse } from './common/http/error.response';
 import { finishOpenApiDocument } from './common/openapi/finish-document';
 import { DrainState } from './common/lifecycle/drain-state';
@@ -32,11 +41,15 @@ export interface CreateAppOptions {
   logDestination?: DestinationStream;
 }
 
-export async function createApp(options: CreateAppOptions = {}): Promise<NestExpressApplication> {
+/** The Nest application as Parley runs it: on Fastify (ARCHITECTURE.md, "Request pipeline"). */
+export type ParleyApp = NestFastifyApplication;
+
+export async function createApp(options: CreateAppOptions = {}): Promise<ParleyApp> {
   const config = AppConfig.fromEnv({ ...process.env, ...options.env });
   const log = createRootLogger(config, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(
+  const app = await NestFactory.create<ParleyApp>(
     AppModule.forRoot(config, options.database, options.imports),
+    createHttpAdapter(config),
     {
       bodyParser: false,
       logger: new PinoNestLogger(log),
@@ -47,26 +60,52 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   return app;
 }
 
-/** Everything main.ts and the tests share: prefix, parsers, pipes, Swagger. */
-export function configureApp(app: NestExpressApplication, config: AppConfig, log: Pino): void {
-  const express: Express = app.getHttpAdapter().getInstance();
-  express.use(requestLogger(log));
-  // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts).
-  express.use(app.get(DrainState).middleware);
-  express.disable('x-powered-by');
-  express.set('etag', false);
-  if (config.trustProxy) {
-    const v = config.trustProxy;
-    express.set('trust proxy', v === 'on' || v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v);
-  }
-  // Banned clients are refused here, before any route, parser or guard runs (ip-ban-gate.ts).
-  if (config.ipBans) express.use(app.get(IpBanGate).middleware);
-  else log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
-  express.use((req, _res, next) => {
-    if (ROOT_ALIASES.has(req.path)) req.url = `/v1${req.url}`;
-    next();
+/** `TRUST_PROXY` as Express spelled it: on/true, a hop count, or addresses/subnets/names. */
+function trustProxyOf(value: string | false): boolean | number | string {
+  if (!value) return false;
+  if (value === 'on' || value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** The root-level aliases of discovery documents are answered by the /v1 routes. */
+function rewriteRootAliases(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return ROOT_ALIASES.has(q < 0 ? url : url.slice(0, q)) ? `/v1${url}` : url;
+}
+
+function createHttpAdapter(config: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
+    logger: false,
+    trustProxy: trustProxyOf(config.trustProxy),
+    genReqId: requestIdOf,
+    rewriteUrl: rewriteRootAliases,
+    // Draining is GracefulShutdown's job: Fastify must neither answer 503 itself while closing
+    // nor cut the connections of requests still in flight when the app closes.
+    return503OnClosing: false,
+    forceCloseConnections: false,
+    // What the router refuses (a malformed percent-escape in the path) gets the envelope too.
+    frameworkErrors: (error: FastifyError, _req: FastifyRequest, reply: FastifyReply) =>
+      sendError(reply, toApiError(error) ?? new ApiError(ErrorCode.BadRequest)),
+    routerOptions: {
+      // Express matched `/path/` like `/path`. A parameter is as long as the request line lets
+      // it be (Node caps the head at 16 KiB): the route answers, not the router.
+      ignoreTrailingSlash: true,
+      maxParamLength: 16_384,
+    },
   });
-  registerBodyParsers(express, {
+}
+
+/** Everything main.ts and the tests share: hooks, parsers, prefix, pipes, Swagger. */
+export function configureApp(app: ParleyApp, config: AppConfig, log: Pino): void {
+  const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
+  registerRequestLogging(fastify, log);
+  // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts).
+  fastify.addHook('onSend', app.get(DrainState).hook);
+  // Banned clients are refused here, before any route, parser or guard runs (ip-ban-gate.ts).
+  if (config.ipBans) fastify.addHook('onRequest', app.get(IpBanGate).hook);
+  else log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
+  registerBodyParsers(fastify, {
     json: config.limits.jsonBodyBytes,
     large: config.limits.repohostBodyBytes,
   });
@@ -183,7 +222,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   return finishOpenApiDocument(doc);
 }
 
-function setupSwagger(app: NestExpressApplication, config: AppConfig): void {
+function setupSwagger(app: ParleyApp, config: AppConfig): void {
   let doc: OpenAPIObject | undefined;
   SwaggerModule.setup('docs', app, () => (doc ??= buildOpenApiDocument(app, config)), {
     jsonDocumentUrl: 'docs/openapi.json',

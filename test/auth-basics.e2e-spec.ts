@@ -1,9 +1,9 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { createTestApp, http, unique } from './helpers/app';
 import { registerUser } from './helpers/factories';
 
 describe('accounts: register, login, @me, logout', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp();
   });

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { createTestApp, http, unique } from './helpers/app';
 import { expireEmailTokens, lastMail, mailbox, mailToken, tokenOf } from './helpers/auth-helpers';
@@ -7,7 +7,7 @@ import { findSecretsAtRest, secretNeedles } from './helpers/secret-scan';
 import { mimeParts, SmtpSink } from './helpers/smtp-sink';
 
 describe('e-mail flows: verify, forgot/reset, e-mail revert', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp();
   });
@@ -211,7 +211,7 @@ describe('e-mail flows: verify, forgot/reset, e-mail revert', () => {
 
 describe('mail through a real SMTP server', () => {
   const sink = new SmtpSink();
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     const url = await sink.start();
     app = await createTestApp({
@@ -248,7 +248,7 @@ describe('mail through a real SMTP server', () => {
 });
 
 describe('e-mail flow rate limits', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp({
       env: { RATE_LIMIT_OVERRIDES: 'auth:forgot=2/60s,auth:verify=2/60s' },

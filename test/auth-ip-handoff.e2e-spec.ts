@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../src/common/crypto/tokens';
 import { createTestApp, http } from './helpers/app';
@@ -7,7 +7,7 @@ import { registerUser } from './helpers/factories';
 import { enableTotp, totpCode } from './helpers/mfa';
 
 describe('IP authorization', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp({ env: { TRUST_PROXY: 'on', IP_AUTHORIZATION: 'on' } });
   });
@@ -188,7 +188,7 @@ describe('IP authorization', () => {
 });
 
 describe('device handoff', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp();
   });

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { createTestApp, http } from './helpers/app';
 
 interface Operation {
@@ -10,7 +10,7 @@ interface Operation {
 
 /** Swagger documents every account route with its body, response and security. */
 describe('OpenAPI: accounts and sessions', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let paths: Record<string, Record<string, Operation>>;
   beforeAll(async () => {
     app = await createTestApp();

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { sha256Base64Url } from '../src/common/crypto/tokens';
 import { createTestApp, http, unique } from './helpers/app';
@@ -9,7 +9,7 @@ const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 describe('sessions, account update, MFA-required login, suggestions, login brake', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp();
   });
@@ -372,7 +372,7 @@ describe('sessions, account update, MFA-required login, suggestions, login brake
       const b = await createTestApp({ env });
       try {
         const user = await registerUser(a);
-        const attempt = (target: NestExpressApplication, password: string) =>
+        const attempt = (target: ParleyApp, password: string) =>
           http(target).post('/v1/auth/login').send({ email: user.email, password });
         for (let i = 0; i < 5; i++) {
           expect((await attempt(i % 2 ? a : b, 'wrong-password')).status).toBe(400);

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import type { CredentialScheme } from '../src/common/auth/authorization-header';
 import { CredentialResolvers } from '../src/common/auth/credential-resolvers';
@@ -13,11 +13,11 @@ import { basicAuth, createApplication, issueTokens } from './helpers/oauth2-fact
  * SQL, made the change.
  */
 describe('credential cache across two instances on one database', () => {
-  let a: NestExpressApplication;
-  let b: NestExpressApplication;
+  let a: ParleyApp;
+  let b: ParleyApp;
 
   /** Waits (≤ 2 s) until `app` has heard that the credential changed, i.e. dropped it. */
-  async function heard(app: NestExpressApplication, scheme: CredentialScheme, credential: string) {
+  async function heard(app: ParleyApp, scheme: CredentialScheme, credential: string) {
     const resolvers = app.get(CredentialResolvers);
     for (let i = 0; i < 400 && resolvers.isCached(scheme, credential); i++) {
       await new Promise((r) => setTimeout(r, 5));
@@ -77,7 +77,7 @@ describe('credential cache across two instances on one database', () => {
     const client = await createApplication(a, owner);
     const tokens = await issueTokens(a, owner, client);
     const bearer = `Bearer ${tokens.access_token}`;
-    const introspect = (app: NestExpressApplication) =>
+    const introspect = (app: ParleyApp) =>
       http(app)
         .post('/v1/oauth2/introspect')
         .set('Authorization', basicAuth(client.id, client.clientSecret))
@@ -126,7 +126,7 @@ describe('credential cache across two instances on one database', () => {
     const owner = await registerUser(a);
     const client = await createApplication(a, owner);
     const tokens = await issueTokens(a, owner, client);
-    const introspect = (app: NestExpressApplication, secret: string) =>
+    const introspect = (app: ParleyApp, secret: string) =>
       http(app)
         .post('/v1/oauth2/introspect')
         .set('Authorization', basicAuth(client.id, secret))

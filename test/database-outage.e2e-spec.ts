@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { Agent } from 'node:http';
 import { createTestApp } from './helpers/app';
 import { registerUser } from './helpers/factories';
@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 describe('PostgreSQL outage under load', () => {
   let proxy: TcpProxy;
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let port: number;
   const lines: LogLine[] = [];
 

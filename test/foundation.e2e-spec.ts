@@ -1,10 +1,10 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { createTestApp, http, RELAXED_LIMITS } from './helpers/app';
 import { registerUser } from './helpers/factories';
 import { ProbeModule } from './helpers/probe.module';
 
 describe('foundation: errors, discovery, health, docs', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
 
   beforeAll(async () => {
     app = await createTestApp({ imports: [ProbeModule] });

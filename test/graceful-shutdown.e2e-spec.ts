@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { Agent, request as httpRequest, type ClientRequest } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ import { freePort } from '../src/common/http/free-port';
  */
 describe('production process: graceful shutdown and start-up', () => {
   const dbUrl = process.env.PARLEY_TEST_DATABASE_URL!;
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   const procs: ServerProcess[] = [];
   const proxies: TcpProxy[] = [];

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { GuildAccessService } from '../src/modules/guilds/guild-access.service';
 import { GuildsService } from '../src/modules/guilds/guilds.service';
@@ -8,7 +8,7 @@ import { registerUser, type TestUser } from './helpers/factories';
 import { addMember, createGuild, PNG_DATA_URI } from './helpers/guild-factories';
 
 describe('guild core', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let owner: TestUser;
   let other: TestUser;
   const outsiderId = () => other.userId;

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { decryptSecret } from '../src/common/crypto/tokens';
 import { SweeperService } from '../src/common/maintenance/sweeper.service';
@@ -6,7 +6,7 @@ import { createTestApp, http, TEST_SECRET_KEY } from './helpers/app';
 import { registerUser } from './helpers/factories';
 
 describe('maintenance sweeps', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   let sweeper: SweeperService;
 

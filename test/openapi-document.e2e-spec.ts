@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { ERROR_TABLE, ErrorCode } from '../src/common/errors/error-code';
 import { createTestApp, http } from './helpers/app';
 
@@ -71,7 +71,7 @@ const schemes = (op: Operation) => new Set((op.security ?? []).flatMap((s) => Ob
  * and with the status the server answers it.
  */
 describe('OpenAPI document', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let doc: Doc;
   const operations: Array<{ name: string; op: Operation }> = [];
 

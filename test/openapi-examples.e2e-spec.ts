@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EXAMPLE } from '../src/common/openapi/examples';
@@ -90,7 +90,7 @@ function substitute(value: unknown, subs: Map<string, string>): unknown {
  * the data (e.g. a ticket nobody issued) — never a validation error of the example itself.
  */
 describe('OpenAPI request-body examples', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let operations: BodyOperation[];
   let admin: TestAdminKey;
 

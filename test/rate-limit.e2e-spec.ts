@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import Redis from 'ioredis';
 import { createTestApp, http, RELAXED_LIMITS, unique } from './helpers/app';
 import { ProbeModule } from './helpers/probe.module';
@@ -27,7 +27,7 @@ function expect429(
 }
 
 describe('rate limiting (memory storage)', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp({
       imports: [ProbeModule],
@@ -81,8 +81,8 @@ describe('rate limiting (memory storage)', () => {
 });
 
 describe('rate limiting (Redis storage shared by two instances)', () => {
-  let a: NestExpressApplication;
-  let b: NestExpressApplication;
+  let a: ParleyApp;
+  let b: ParleyApp;
   let redis: Redis;
   const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -37,7 +37,11 @@ function bash(script: string, env: Record<string, string>): Promise<Run> {
       'bash',
       ['--norc', '--noprofile', '-euo', 'pipefail', '-c', script],
       {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/tmp',
+          ...env,
+        },
         timeout: 30_000,
       },
       (error, stdout, stderr) => {
@@ -55,7 +59,7 @@ function bash(script: string, env: Record<string, string>): Promise<Run> {
  * so the README cannot rot: a wrong path, field or header fails the block (curl -f, pipefail).
  */
 describe('README "First five minutes" (the curl block, run by bash)', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let base: string;
 
   beforeAll(async () => {

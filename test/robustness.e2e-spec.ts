@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import type { Response, Test } from 'supertest';
 import { MAX_DTO_JSON_ITEMS } from '../src/common/http/json-limits';
 import { createTestApp, http } from './helpers/app';
@@ -284,7 +284,7 @@ const HOSTILE_PARAMS = [
   '9'.repeat(3000),
 ];
 
-async function loadRoutes(app: NestExpressApplication): Promise<Route[]> {
+async function loadRoutes(app: ParleyApp): Promise<Route[]> {
   const doc = (await http(app).get('/docs/openapi.json')).body as OpenApiDoc;
   const routes: Route[] = [];
   for (const [template, ops] of Object.entries(doc.paths)) {
@@ -343,11 +343,11 @@ const sendRaw = (req: Test, raw: string | Buffer): Test =>
   req.serialize((body: string) => body).send(raw as string);
 
 /** An admin key (ACL `*`) per app under test, used on /v1/admin routes in place of the session. */
-const ADMIN_KEYS = new WeakMap<NestExpressApplication, string>();
+const ADMIN_KEYS = new WeakMap<ParleyApp, string>();
 
 /** Sends one request and returns a failure line, or null (and notes an undocumented code). */
 async function call(
-  app: NestExpressApplication,
+  app: ParleyApp,
   route: Route,
   path: string,
   auth: string | undefined,
@@ -395,7 +395,7 @@ const fill = (template: string, value: (name: string) => string) =>
  * malformed path params, query strings and bodies, with and without a session.
  */
 describe('robustness: every route answers garbage with a 4xx', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let token: string;
   let routes: Route[];
 
@@ -574,7 +574,7 @@ describe('robustness: every route answers garbage with a 4xx', () => {
 
 /** The parse-time limits of common/http/body-parsers.ts, each on a route that used to answer 500. */
 describe('robustness: parse-time limits', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let token: string;
 
   beforeAll(async () => {

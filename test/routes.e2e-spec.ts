@@ -1,13 +1,13 @@
 import { RequestMethod } from '@nestjs/common';
 import { PATH_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { AUTH_METADATA, PUBLIC_METADATA } from '../src/common/auth/auth.metadata';
 import { createTestApp } from './helpers/app';
 
 /** Default deny: every route of the real app must say who may call it. */
 describe('route walk', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp({ imports: [DiscoveryModule] });
   });

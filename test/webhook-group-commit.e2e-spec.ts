@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { createTestApp, http } from './helpers/app';
 import { registerUser } from './helpers/factories';
@@ -10,7 +10,7 @@ import { createGuild, createWebhook } from './helpers/guild-factories';
  * and a deleted webhook's posts in the same batch are refused.
  */
 describe('webhook execute: group commit', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import definitions from '@octokit/webhooks-examples';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { encryptSecret } from '../src/common/crypto/tokens';
@@ -46,7 +46,7 @@ const sentryIssue = {
 };
 
 describe('webhook signing secrets', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   let owner: TestUser;
   let member: TestUser;
@@ -417,7 +417,7 @@ describe('webhook signing secrets', () => {
 });
 
 describe('webhook signature failures and the rate limit', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp({
       env: { RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},webhook:repohost=3/1m` },

@@ -1,5 +1,5 @@
 import definitions from '@octokit/webhooks-examples';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../src/common/crypto/tokens';
 import { transformRepoHost } from '../src/modules/webhooks/transformers/repohost.transformer';
@@ -61,7 +61,7 @@ const slackBody = {
 };
 
 describe('webhooks', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let owner: TestUser;
   let member: TestUser;
   let outsider: TestUser;
@@ -551,7 +551,7 @@ describe('webhooks', () => {
 });
 
 describe('webhook execute rate limits', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp({
       env: { RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},webhook:execute=2/1m` },

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { ALL_ACLS } from '../../src/modules/admin/acls';
 import { createTestApp, http } from '../helpers/app';
 import { createAdminKey, expireAdminKey, type TestAdminKey } from '../helpers/admin';
@@ -25,7 +25,7 @@ type Fixture = (key: TestAdminKey) => Promise<{ path?: Record<string, string>; b
  * new admin route without a fixture here fails the suite.
  */
 describe('Admin ACL matrix', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let operations: AdminOperation[];
   let user: TestUser;
   let revoked: TestAdminKey;
@@ -199,7 +199,7 @@ describe('Admin ACL matrix', () => {
 });
 
 describe('Admin request examples in Swagger', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp();
   });

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { CredentialResolvers } from '../../src/common/auth/credential-resolvers';
 import { createTestApp, http, RELAXED_LIMITS } from '../helpers/app';
@@ -6,7 +6,7 @@ import { createAdminKey, expireAdminKey } from '../helpers/admin';
 import { registerUser } from '../helpers/factories';
 
 describe('Admin API keys', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
 
   beforeAll(async () => {
     app = await createTestApp();
@@ -208,8 +208,8 @@ describe('Admin API keys', () => {
 });
 
 describe('Admin API keys across instances and rate limits', () => {
-  let one: NestExpressApplication;
-  let two: NestExpressApplication;
+  let one: ParleyApp;
+  let two: ParleyApp;
 
   beforeAll(async () => {
     one = await createTestApp();

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { JobsService } from '../../src/infra/jobs/jobs.service';
@@ -46,7 +46,7 @@ async function jobOf(db: DataSource, archiveId: string): Promise<JobRow> {
  */
 describe('Archive jobs interrupted by a crash', () => {
   let database: TestDatabase;
-  const running = new Set<NestExpressApplication>();
+  const running = new Set<ParleyApp>();
   let crashed: PgBoss | undefined;
 
   const startInstance = async () => {
@@ -61,7 +61,7 @@ describe('Archive jobs interrupted by a crash', () => {
     running.add(app);
     return app;
   };
-  const stopInstance = async (app: NestExpressApplication) => {
+  const stopInstance = async (app: ParleyApp) => {
     running.delete(app);
     await app.close();
   };
@@ -91,7 +91,7 @@ describe('Archive jobs interrupted by a crash', () => {
       .send({ user_id: subject.userId });
     expect(triggered.status).toBe(200);
     const archiveId = triggered.body.archive_id as string;
-    const details = (app: NestExpressApplication) =>
+    const details = (app: ParleyApp) =>
       http(app)
         .get(`/v1/admin/archives/user/${subject.userId}/${archiveId}`)
         .set('Authorization', root.header);

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ function unzip(buffer: Buffer): Promise<Map<string, string>> {
 }
 
 /** A GET of an absolute URL of this API (the signed link), with no Authorization header. */
-const fetchLink = (app: NestExpressApplication, url: string) =>
+const fetchLink = (app: ParleyApp, url: string) =>
   http(app)
     .get(new URL(url).pathname + new URL(url).search)
     .buffer(true)
@@ -56,7 +56,7 @@ const fetchLink = (app: NestExpressApplication, url: string) =>
     });
 
 describe('Admin archives', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   let root: TestAdminKey;
   let owner: TestUser;

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -30,7 +30,7 @@ interface AuditRow {
 }
 
 describe('Admin asset purge and bulk guild members', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   let root: TestAdminKey;
 

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { createHash, randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
@@ -56,7 +56,7 @@ const word = (): string =>
 const sessionIdHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 describe('Admin audit log', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let auditor: TestAdminKey;
 
   beforeAll(async () => {
@@ -361,7 +361,7 @@ describe('Admin audit log', () => {
   });
 
   describe('behind a proxy', () => {
-    let proxied: NestExpressApplication;
+    let proxied: ParleyApp;
     beforeAll(async () => {
       proxied = await createTestApp({ env: { TRUST_PROXY: 'on', IP_AUTHORIZATION: 'on' } });
     });

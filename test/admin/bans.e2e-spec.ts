@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { ReverseDns } from '../../src/modules/admin/bans/reverse-dns';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
@@ -12,7 +12,7 @@ const APP_ENV = { TRUST_PROXY: '1', IP_AUTHORIZATION: 'off' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Admin bans', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let root: TestAdminKey;
 
   const admin = (path: string, body: object, reason?: string) => {

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser } from '../helpers/factories';
@@ -6,7 +6,7 @@ import { ensureProductionBuild, lastLine, runCli } from '../helpers/server-proce
 
 /** `npm run admin:bootstrap -- --email <email>` against PostgreSQL (DATABASE_URL). */
 describe('admin bootstrap on PostgreSQL', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   const env = () => ({ DATABASE_URL: process.env.PARLEY_TEST_DATABASE_URL!, LOG_LEVEL: 'warn' });
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import yauzl from 'yauzl';
 import { createTestApp, http } from '../helpers/app';
 import { createAdminKey } from '../helpers/admin';
@@ -6,7 +6,7 @@ import { registerUser } from '../helpers/factories';
 
 /** The archive job (pg-boss in the application database) on the embedded PostgreSQL server. */
 describe('archives on the embedded database', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
 
   beforeAll(async () => {
     expect(process.env.PARLEY_TEST_DATABASE_KIND).toBe('embedded');

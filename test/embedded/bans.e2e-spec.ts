@@ -1,10 +1,10 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
 import { createTestApp, http } from '../helpers/app';
 
 /** IP bans on the embedded database: the GiST `>>=` lookup and the NOTIFY-driven cache. */
 describe('IP bans on the embedded database', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let root: TestAdminKey;
 
   beforeAll(async () => {

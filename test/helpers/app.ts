@@ -1,5 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ function nextWorkerId(): string {
 }
 
 /** The real app (same createApp/configureApp as production) on the test database. */
-export async function createTestApp(options: TestAppOptions = {}): Promise<NestExpressApplication> {
+export async function createTestApp(options: TestAppOptions = {}): Promise<ParleyApp> {
   const url = process.env.PARLEY_TEST_DATABASE_URL;
   if (!url) throw new Error('PARLEY_TEST_DATABASE_URL is not set: run the e2e suites through jest');
   const app = await createApp({
@@ -78,10 +78,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<NestE
     logDestination: options.logDestination,
   });
   await app.init();
+  // Fastify registers its routes on `ready`; supertest then drives its Node server directly.
+  await app.getHttpAdapter().getInstance().ready();
   return app;
 }
 
-export const http = (app: NestExpressApplication) => request(app.getHttpServer());
+export const http = (app: ParleyApp) => request(app.getHttpServer());
 
 /** A unique suffix for values that must not collide across tests and runs. */
 let counter = 0;

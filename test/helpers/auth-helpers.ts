@@ -1,10 +1,10 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { LogMailAdapter } from '../../src/infra/mail/log-mail.adapter';
 import type { MailMessage } from '../../src/infra/mail/mail.port';
 
 /** The log mail adapter's memory (the default adapter in tests). */
-export const mailbox = (app: NestExpressApplication) => app.get(LogMailAdapter);
+export const mailbox = (app: ParleyApp) => app.get(LogMailAdapter);
 
 /** The token carried by a mailed link (`…#token=<token>`). */
 export function tokenOf(text: string): string {
@@ -14,18 +14,18 @@ export function tokenOf(text: string): string {
 }
 
 /** The newest mail of a template to an address, or throws. */
-export function lastMail(app: NestExpressApplication, to: string, template: string): MailMessage {
+export function lastMail(app: ParleyApp, to: string, template: string): MailMessage {
   const mail = mailbox(app).last(to, template);
   if (!mail) throw new Error(`no ${template} mail to ${to}`);
   return mail;
 }
 
-export const mailToken = (app: NestExpressApplication, to: string, template: string) =>
+export const mailToken = (app: ParleyApp, to: string, template: string) =>
   tokenOf(lastMail(app, to, template).text);
 
 /** Moves every e-mailed token of a user (of one kind) into the past. */
 export async function expireEmailTokens(
-  app: NestExpressApplication,
+  app: ParleyApp,
   userId: string,
   kind: string,
 ): Promise<void> {

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { http, unique } from './app';
 
 export interface TestUser {
@@ -11,7 +11,7 @@ export interface TestUser {
 
 /** Registers a fresh user through the public API and returns its session. */
 export async function registerUser(
-  app: NestExpressApplication,
+  app: ParleyApp,
   overrides: Record<string, unknown> = {},
 ): Promise<TestUser> {
   const username = unique('u_').slice(0, 32);

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { http, unique } from './app';
 
 export interface TestGuild {
@@ -11,7 +11,7 @@ export const PNG_DATA_URI =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** Creates a guild owned by `token`'s user; returns it with its `general` channel. */
-export async function createGuild(app: NestExpressApplication, token: string): Promise<TestGuild> {
+export async function createGuild(app: ParleyApp, token: string): Promise<TestGuild> {
   const res = await http(app)
     .post('/v1/guilds')
     .set('Authorization', token)
@@ -25,7 +25,7 @@ export async function createGuild(app: NestExpressApplication, token: string): P
 }
 
 export async function addMember(
-  app: NestExpressApplication,
+  app: ParleyApp,
   ownerToken: string,
   guildId: string,
   userId: string,
@@ -45,7 +45,7 @@ export interface TestWebhook {
 }
 
 export async function createWebhook(
-  app: NestExpressApplication,
+  app: ParleyApp,
   token: string,
   channelId: string,
   name = 'Hook',

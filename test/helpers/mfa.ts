@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import WebAuthnEmulator, {
   AuthenticatorEmulator,
   PasskeysCredentialsMemoryRepository,
@@ -29,10 +29,7 @@ export interface TotpEnrolment {
 }
 
 /** Sets up and confirms TOTP for the user through the API (re-authenticated by the password). */
-export async function enableTotp(
-  app: NestExpressApplication,
-  user: TestUser,
-): Promise<TotpEnrolment> {
+export async function enableTotp(app: ParleyApp, user: TestUser): Promise<TotpEnrolment> {
   const setup = await http(app)
     .post('/v1/users/@me/mfa/totp/setup')
     .set('Authorization', user.token)
@@ -71,7 +68,7 @@ export function softwareAuthenticator({ userVerification = true } = {}): WebAuth
 
 /** Registers a credential of `authenticator` for the user through the API (password proof). */
 export async function registerCredential(
-  app: NestExpressApplication,
+  app: ParleyApp,
   user: TestUser,
   authenticator: WebAuthnEmulator,
   name = 'Test key',
@@ -92,7 +89,7 @@ export async function registerCredential(
 }
 
 /** Ends the re-authentication grace of every session of the user (its proofs are 6 minutes old). */
-export function ageProofs(app: NestExpressApplication, userId: string): Promise<unknown> {
+export function ageProofs(app: ParleyApp, userId: string): Promise<unknown> {
   return app
     .get(DataSource)
     .query("UPDATE auth_sessions SET proven_at = now() - interval '6 minutes' WHERE user_id = $1", [
@@ -102,7 +99,7 @@ export function ageProofs(app: NestExpressApplication, userId: string): Promise<
 
 /** Logs in with the password; the account has MFA, so the answer is the MFA-required shape. */
 export async function mfaTicketOf(
-  app: NestExpressApplication,
+  app: ParleyApp,
   user: TestUser,
 ): Promise<{ ticket: string } & Record<string, unknown>> {
   const res = await http(app)

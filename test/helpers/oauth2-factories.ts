@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { createHash, randomBytes } from 'node:crypto';
 import { http, unique } from './app';
 import type { TestUser } from './factories';
@@ -15,7 +15,7 @@ export interface TestApplication {
 
 /** Creates an application for `owner` through the API. */
 export async function createApplication(
-  app: NestExpressApplication,
+  app: ParleyApp,
   owner: TestUser,
   overrides: Record<string, unknown> = {},
 ): Promise<TestApplication> {
@@ -45,7 +45,7 @@ export function pkce(): { verifier: string; challenge: string } {
 
 /** Runs the consent as `user` and returns the code from the redirect. */
 export async function consentCode(
-  app: NestExpressApplication,
+  app: ParleyApp,
   user: TestUser,
   client: TestApplication,
   extra: Record<string, unknown> = {},
@@ -75,7 +75,7 @@ export const basicAuth = (id: string, secret: string) =>
 
 /** Code → tokens with body credentials (form-encoded). */
 export async function exchangeCode(
-  app: NestExpressApplication,
+  app: ParleyApp,
   client: TestApplication,
   code: string,
   extra: Record<string, string> = {},
@@ -95,7 +95,7 @@ export async function exchangeCode(
 
 /** A user authorizes `client` and the client exchanges the code: returns the token response. */
 export async function issueTokens(
-  app: NestExpressApplication,
+  app: ParleyApp,
   user: TestUser,
   client: TestApplication,
   scope = 'identify email',

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import * as OTPAuth from 'otpauth';
 import { DataSource } from 'typeorm';
 import { createTestApp, http, unique } from '../helpers/app';
@@ -13,7 +13,7 @@ import { findSecretsAtRest, secretNeedles } from '../helpers/secret-scan';
  * secret is stored in plaintext.
  */
 describe('MFA in the account flows', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   beforeAll(async () => {
     app = await createTestApp();

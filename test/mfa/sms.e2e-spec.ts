@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +23,7 @@ const masked = (phone: string) => phone.replace(/\d(?=\d{2})/g, '*');
  * Twilio-compatible adapter against a local HTTP server that records what it receives.
  */
 describe('SMS second factor', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   beforeAll(async () => {
     app = await createTestApp();
@@ -296,7 +296,7 @@ describe('SMS through a Twilio-compatible provider', () => {
   let provider: Server;
   let received: Array<{ method: string; url: string; auth: string; type: string; body: string }>;
   let answer = 201;
-  let app: NestExpressApplication;
+  let app: ParleyApp;
 
   beforeAll(async () => {
     received = [];

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { createTestApp, http, RELAXED_LIMITS } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
@@ -9,7 +9,7 @@ import { ageProofs, enableTotp, mfaTicketOf, totpCode } from '../helpers/mfa';
  * enrolment, the login step (±1 step, no replay), backup codes, ticket exhaustion and expiry.
  */
 describe('TOTP second factor', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   beforeAll(async () => {
     app = await createTestApp();
@@ -261,7 +261,7 @@ describe('TOTP second factor', () => {
 });
 
 describe('the auth:login:mfa bucket', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp({
       env: { RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},auth:login:mfa=3/60s` },

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import type WebAuthnEmulator from 'nid-webauthn-emulator';
 import { DataSource } from 'typeorm';
 import { createTestApp, http } from '../helpers/app';
@@ -18,7 +18,7 @@ import { findSecretsAtRest, secretNeedles } from '../helpers/secret-scan';
  * counters going backwards.
  */
 describe('WebAuthn', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   beforeAll(async () => {
     app = await createTestApp();

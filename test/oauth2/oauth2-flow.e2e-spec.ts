@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../../src/common/crypto/tokens';
 import { OAuth2TokensService } from '../../src/modules/oauth2/oauth2-tokens.service';
@@ -15,7 +15,7 @@ import {
   type TestApplication,
 } from '../helpers/oauth2-factories';
 
-const introspect = (app: NestExpressApplication, client: TestApplication, token: string) =>
+const introspect = (app: ParleyApp, client: TestApplication, token: string) =>
   http(app)
     .post('/v1/oauth2/introspect')
     .type('form')
@@ -24,7 +24,7 @@ const introspect = (app: NestExpressApplication, client: TestApplication, token:
 const oauthError = (error: string) => ({ error, error_description: expect.any(String) });
 
 describe('OAuth2 authorization code flow (supertest)', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   let owner: TestUser;
   let user: TestUser;
@@ -629,7 +629,7 @@ describe('OAuth2 authorization code flow (supertest)', () => {
 });
 
 describe('OAuth2 in the OpenAPI document', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   beforeAll(async () => {
     app = await createTestApp();
   });
@@ -708,7 +708,7 @@ describe('OAuth2 in the OpenAPI document', () => {
 });
 
 describe('OAuth2 consent adds the bot to a guild', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   beforeAll(async () => {
     app = await createTestApp();

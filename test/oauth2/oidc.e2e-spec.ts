@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { generateKeyPairSync } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -118,7 +118,7 @@ function expectOidcFlow(
 
 describe('Sign in with Parley: OpenID Connect with the real openid-client v6', () => {
   describe('generated RS256 key', () => {
-    let app: NestExpressApplication;
+    let app: ParleyApp;
     let issuer: string;
     let client: TestApplication;
 
@@ -158,7 +158,7 @@ describe('Sign in with Parley: OpenID Connect with the real openid-client v6', (
   });
 
   describe('OIDC_SIGNING_KEY with an Ed25519 key', () => {
-    let app: NestExpressApplication;
+    let app: ParleyApp;
     let issuer: string;
 
     beforeAll(async () => {
@@ -185,7 +185,7 @@ describe('Sign in with Parley: OpenID Connect with the real openid-client v6', (
 });
 
 describe('OpenID Connect provider (supertest)', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   let user: TestUser;
   let client: TestApplication;

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,7 +26,7 @@ interface FlowResult {
 }
 
 describe('OAuth2 with the real openid-client v6', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let issuer: string;
   let user: TestUser;
   let client: TestApplication;

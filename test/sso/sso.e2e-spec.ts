@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../../src/common/crypto/tokens';
 import { createAdminKey } from '../helpers/admin';
@@ -17,7 +17,7 @@ const CLIENT_SECRET = 'parley-client-secret-at-the-idp';
  */
 describe('SSO (OpenID Connect)', () => {
   let provider: TestOidcProvider;
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let db: DataSource;
   const ssoEnv = (extra: Record<string, string> = {}) => ({
     SSO_ENABLED: 'on',
@@ -40,7 +40,7 @@ describe('SSO (OpenID Connect)', () => {
     await provider?.stop();
   });
 
-  const start = async (target: NestExpressApplication = app, redirectTo?: string) => {
+  const start = async (target: ParleyApp = app, redirectTo?: string) => {
     const res = await http(target)
       .post('/v1/auth/sso/start')
       .send(redirectTo === undefined ? {} : { redirect_to: redirectTo });
@@ -48,13 +48,13 @@ describe('SSO (OpenID Connect)', () => {
     return res.body as { authorization_url: string; state: string; redirect_uri: string };
   };
   /** start → the provider (as `email`) → what the web app would post to complete. */
-  const signIn = async (email: string, target: NestExpressApplication = app) => {
+  const signIn = async (email: string, target: ParleyApp = app) => {
     const started = await start(target);
     const back = await signInAtProvider(started.authorization_url, REDIRECT_URI, email);
     expect(back.get('state')).toBe(started.state);
     return { code: back.get('code') as string, state: started.state, started };
   };
-  const complete = (code: string, state: string, target: NestExpressApplication = app) =>
+  const complete = (code: string, state: string, target: ParleyApp = app) =>
     http(target).post('/v1/auth/sso/complete').send({ code, state });
 
   it('reports its status and advertises SSO in discovery', async () => {
@@ -225,7 +225,7 @@ describe('SSO (OpenID Connect)', () => {
   });
 
   describe('enforced, without auto-provisioning', () => {
-    let strict: NestExpressApplication;
+    let strict: ParleyApp;
     beforeAll(async () => {
       strict = await createTestApp({
         env: ssoEnv({ SSO_ENFORCED: 'on', SSO_AUTO_PROVISION: 'off' }),

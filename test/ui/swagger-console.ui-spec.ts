@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../../src/common/http/free-port';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
@@ -12,7 +12,7 @@ const OPERATION = '#operations-Admin-list_admin_api_keys';
  * the Authorize dialog's instructions for `adminApiKey`, and runs GET /admin/api-keys.
  */
 describe('Swagger UI as an admin console (headless Chromium)', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let browser: Browser;
   let base: string;
   let admin: TestAdminKey;

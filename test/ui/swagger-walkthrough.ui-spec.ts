@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { ParleyApp } from '../../src/app.setup';
 import type { Browser } from 'playwright-core';
 import { freePort } from '../../src/common/http/free-port';
 import { createTestApp, unique } from '../helpers/app';
@@ -13,7 +13,7 @@ import { jsonOf, launchChromium, SwaggerUi, type ShownResponse } from './swagger
  * username, the ids, tokens and code earlier answers showed.
  */
 describe('Swagger UI as the console: the examples work end to end (headless Chromium)', () => {
-  let app: NestExpressApplication;
+  let app: ParleyApp;
   let browser: Browser;
   let base: string;
 

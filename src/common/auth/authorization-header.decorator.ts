@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * The raw `Authorization` header, for the OAuth2 client endpoints that read client credentials
@@ -9,5 +9,5 @@ import type { Request } from 'express';
  */
 export const AuthorizationHeader = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): string | undefined =>
-    ctx.switchToHttp().getRequest<Request>().headers.authorization,
+    ctx.switchToHttp().getRequest<FastifyRequest>().headers.authorization,
 );

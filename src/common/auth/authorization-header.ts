@@ -38,5 +38,5 @@ export function parseAuthorization(
 }
 
 export function isAdminPath(path: string): boolean {
-  return path === '/v1/admin' || path.startsWith('/v1/admin/');
+  return path === '/v1/admin' || path.startsWith('/v1/admin/') || path.startsWith('/v1/admin?');
 }

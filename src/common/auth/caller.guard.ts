@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
 import { AUTH_METADATA, PUBLIC_METADATA } from './auth.metadata';
@@ -45,9 +45,9 @@ export class CallerGuard implements CanActivate {
     }
     const http = context.switchToHttp();
     const req = http.getRequest<ParleyRequest>();
-    const parsed = parseAuthorization(req.headers.authorization, isAdminPath(req.path));
+    const parsed = parseAuthorization(req.headers.authorization, isAdminPath(req.url));
     if (parsed) {
-      const res = http.getResponse<Response>();
+      const res = http.getResponse<FastifyReply>();
       req.caller =
         (await this.resolvers.resolve(parsed.scheme, parsed.credential, req, res)) ?? undefined;
     }

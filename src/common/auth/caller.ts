@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
 /** A user logged in with a session token. */
 export interface SessionCaller {
@@ -39,6 +39,6 @@ export type Caller = SessionCaller | BearerCaller | BotCaller | AdminCaller;
 export type CallerKind = Caller['kind'];
 
 /** The request as Parley's guards and handlers see it. `caller` is undefined for anonymous requests. */
-export interface ParleyRequest extends Request {
+export interface ParleyRequest extends FastifyRequest {
   caller?: Caller;
 }

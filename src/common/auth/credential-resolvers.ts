@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { hash } from 'node:crypto';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Authenticator } from 'passport';
 import { Strategy as CustomStrategy } from 'passport-custom';
 import { TaggedCache } from '../cache/tagged-cache';
@@ -58,9 +58,9 @@ export class CredentialResolvers implements OnModuleInit {
     this.passport.use(
       scheme,
       new CustomStrategy((req, done) => {
-        const parsed = parseAuthorization(req.headers.authorization, isAdminPath(req.path));
+        const parsed = parseAuthorization(req.headers.authorization, isAdminPath(req.url));
         if (!parsed || parsed.scheme !== scheme) return done(null, false);
-        this.lookup(scheme, parsed.credential, req as ParleyRequest).then(
+        this.lookup(scheme, parsed.credential, req as unknown as ParleyRequest).then(
           (caller) => done(null, caller ?? false),
           (err: unknown) => done(err),
         );
@@ -81,7 +81,7 @@ export class CredentialResolvers implements OnModuleInit {
     scheme: CredentialScheme,
     credential: string,
     req: ParleyRequest,
-    res: Response,
+    res: FastifyReply,
   ): Promise<Caller | null> {
     if (!this.resolvers.has(scheme)) return null;
     const key = cacheKey(scheme, credential);
@@ -96,7 +96,7 @@ export class CredentialResolvers implements OnModuleInit {
         scheme,
         { session: false },
         (err: Error | null, user: Caller | false) => (err ? reject(err) : resolve(user || null)),
-      ) as (req: ParleyRequest, res: Response, next: (err?: Error) => void) => void;
+      ) as (req: ParleyRequest, res: FastifyReply, next: (err?: Error) => void) => void;
       authenticate(req, res, (err) => reject(err ?? new Error('passport: unexpected next()')));
     });
     if (caller) {

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { QueryFailedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { ERROR_TABLE, ErrorCode } from './error-code';
@@ -85,20 +85,20 @@ export function toApiError(exception: unknown): ApiError | OAuthError | null {
   return null;
 }
 
-export function sendError(res: Response, error: ApiError | OAuthError): void {
-  if (res.headersSent) return;
+export function sendError(res: FastifyReply, error: ApiError | OAuthError): void {
+  if (res.sent || res.raw.headersSent) return;
   if (error instanceof OAuthError) {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Pragma', 'no-cache');
+    res.header('Cache-Control', 'no-store');
+    res.header('Pragma', 'no-cache');
     for (const [k, v] of Object.entries(error.headers)) {
-      if (k === 'WWW-Authenticate' && !challengeWanted(res.req)) continue;
-      res.setHeader(k, v);
+      if (k === 'WWW-Authenticate' && !challengeWanted(res.request)) continue;
+      res.header(k, v);
     }
-    res.status(error.status).json({ error: error.error, error_description: error.description });
+    res.status(error.status).send({ error: error.error, error_description: error.description });
     return;
   }
-  for (const [k, v] of Object.entries(error.headers)) res.setHeader(k, v);
-  res.status(error.status).json(error.toBody());
+  for (const [k, v] of Object.entries(error.headers)) res.header(k, v);
+  res.status(error.status).send(error.toBody());
 }
 
 /**
@@ -108,7 +108,7 @@ export function sendError(res: Response, error: ApiError | OAuthError): void {
  * script (Swagger UI's "Execute" then never shows it), so a script's request (`Sec-Fetch-Mode`
  * other than `navigate`) that sent no Authorization header gets the 401 without the challenge.
  */
-function challengeWanted(req: Request | undefined): boolean {
+function challengeWanted(req: FastifyRequest | undefined): boolean {
   if (!req || req.headers.authorization !== undefined) return true;
   const mode = req.headers['sec-fetch-mode'];
   return mode === undefined || mode === 'navigate';
@@ -143,8 +143,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request>();
-    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<FastifyRequest | undefined>();
+    const res = ctx.getResponse<FastifyReply>();
     const known = toApiError(exception);
     if (known) {
       if (isDatabaseUnavailable(exception)) this.outage.failed(exception);

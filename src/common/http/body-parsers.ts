@@ -1,8 +1,9 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import bodyParser from 'body-parser';
+import type { FastifyInstance } from 'fastify';
 import type { RawBodyRequest } from '@nestjs/common';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendError, toApiError } from '../errors/all-exceptions.filter';
+import { toApiError } from '../errors/all-exceptions.filter';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
 import { OAuthError } from '../errors/oauth-error';
@@ -74,52 +75,89 @@ export function jsonBodyVerifier(
   };
 }
 
+type Middleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
+
+/** Runs body-parser middlewares one after the other on the raw request, like Express would. */
+function chain(...parsers: Middleware[]): Middleware {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err || i === parsers.length) return next(err);
+      parsers[i++](req, res, step);
+    };
+    step();
+  };
+}
+
+/** The request path, without the query (after the root-alias rewrite). */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
 /**
  * Body parsing with the limits of ARCHITECTURE.md §5, and parse errors rendered as the envelope
- * (an unparsable body is a 400, never `{}`).
+ * (an unparsable body is a 400, never `{}`). Fastify's own parsers are replaced by one catch-all
+ * parser that runs body-parser (the parser Express uses) on the raw request: it undoes
+ * `Content-Encoding`, honours the declared charset, enforces the size limit per route and calls
+ * the `verify` hooks above on the exact bytes received — the signed routes keep them as
+ * `rawBody`. A content type no parser takes leaves the body undefined (the DTO validation then
+ * answers), as in Express.
  */
-export function registerBodyParsers(app: Express, limits: { json: number; large: number }): void {
+export function registerBodyParsers(
+  app: FastifyInstance,
+  limits: { json: number; large: number },
+): void {
   const foreign = jsonBodyVerifier({ maxDepth: MAX_JSON_DEPTH, maxItems: Infinity });
-  const largeJson = express.json({ limit: limits.large, type: JSON_TYPES, verify: foreign });
-  const foreignJson = express.json({ limit: limits.json, type: JSON_TYPES, verify: foreign });
-  const signed = {
-    largeJson: express.json({
-      limit: limits.large,
-      type: JSON_TYPES,
-      verify: keepingRawBody(foreign),
-    }),
-    json: express.json({ limit: limits.json, type: JSON_TYPES, verify: keepingRawBody(foreign) }),
-    form: express.urlencoded({ limit: limits.json, extended: false, verify: keepingRawBody() }),
-  };
-  app.use((req, res, next) => {
-    if (req.method === 'POST' && SIGNED_PAYLOAD_PATHS.test(req.path)) {
-      const json = LARGE_BODY_PATHS.some((re) => re.test(req.path))
-        ? signed.largeJson
-        : signed.json;
-      json(req, res, (err?: unknown) => (err ? next(err) : signed.form(req, res, next)));
-    } else if (LARGE_BODY_PATHS.some((re) => re.test(req.path))) {
-      largeJson(req, res, next);
-    } else if (req.method === 'POST' && FOREIGN_PAYLOAD_PATHS.test(req.path)) {
-      foreignJson(req, res, next);
-    } else {
-      next();
-    }
-  });
   const dto = jsonBodyVerifier({ maxDepth: MAX_JSON_DEPTH, maxItems: MAX_DTO_JSON_ITEMS });
-  app.use(express.json({ limit: limits.json, type: JSON_TYPES, verify: dto }));
   // Flat `key=value` pairs (no `a[b]` nesting, no prototype keys), at most 1,000; a repeated key
   // is an array of strings.
-  app.use(express.urlencoded({ limit: limits.json, extended: false }));
-  const onParseError: ErrorRequestHandler = (err, req, res, next) => {
-    const apiError = toApiError(err);
-    if (!apiError) return next(err);
-    if (OAUTH_ERROR_PATHS.test(req.path)) {
-      return sendError(
-        res,
-        new OAuthError('invalid_request', 'The request body could not be parsed.'),
-      );
-    }
-    sendError(res, apiError instanceof ApiError ? apiError : new ApiError(ErrorCode.BadRequest));
+  const form = bodyParser.urlencoded({ limit: limits.json, extended: false });
+  const parsers = {
+    signedLarge: chain(
+      bodyParser.json({ limit: limits.large, type: JSON_TYPES, verify: keepingRawBody(foreign) }),
+      bodyParser.urlencoded({ limit: limits.json, extended: false, verify: keepingRawBody() }),
+    ),
+    signed: chain(
+      bodyParser.json({ limit: limits.json, type: JSON_TYPES, verify: keepingRawBody(foreign) }),
+      bodyParser.urlencoded({ limit: limits.json, extended: false, verify: keepingRawBody() }),
+    ),
+    large: chain(bodyParser.json({ limit: limits.large, type: JSON_TYPES, verify: foreign }), form),
+    foreign: chain(
+      bodyParser.json({ limit: limits.json, type: JSON_TYPES, verify: foreign }),
+      form,
+    ),
+    dto: chain(bodyParser.json({ limit: limits.json, type: JSON_TYPES, verify: dto }), form),
   };
-  app.use(onParseError);
+  const parserFor = (method: string, path: string): Middleware => {
+    const large = LARGE_BODY_PATHS.some((re) => re.test(path));
+    if (method === 'POST' && SIGNED_PAYLOAD_PATHS.test(path)) {
+      return large ? parsers.signedLarge : parsers.signed;
+    }
+    if (large) return parsers.large;
+    if (method === 'POST' && FOREIGN_PAYLOAD_PATHS.test(path)) return parsers.foreign;
+    return parsers.dto;
+  };
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const req = payload as IncomingMessage & { body?: unknown };
+    const path = pathOf(request.url);
+    parserFor(request.method, path)(req, null as never, (err?: unknown) => {
+      if (!err) return done(null, req.body);
+      const apiError = toApiError(err);
+      if (!apiError) return done(err as Error);
+      done(
+        OAUTH_ERROR_PATHS.test(path)
+          ? new OAuthError('invalid_request', 'The request body could not be parsed.')
+          : apiError instanceof ApiError
+            ? apiError
+            : new ApiError(ErrorCode.BadRequest),
+      );
+    });
+  });
 }

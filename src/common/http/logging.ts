@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 import type { AppConfig } from '../../config/app.config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-declare module 'http' {
-  interface IncomingMessage {
-    /** The request id (X-Request-Id), set by requestLogger. */
-    id?: string;
-  }
-}
 
 /**
  * The process's one pino logger: JSON lines on stdout, written asynchronously in 4 KiB batches
@@ -75,35 +69,41 @@ export class PinoNestLogger implements LoggerService {
 }
 
 /**
- * One log line per request, written when the response finishes: request id (taken from
- * `X-Request-Id` when sane, echoed back), method, URL with its secrets redacted, status, time.
- * Nothing is allocated for the line when the level is off; no per-request child logger.
+ * The request id: `X-Request-Id` when the client (or a proxy) sent a sane one, else a new UUID.
+ * Fastify's `genReqId`, so it is `request.id` everywhere.
  */
-export function requestLogger(log: Pino) {
-  const enabled = log.isLevelEnabled('info');
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    req.id = id;
-    res.setHeader('X-Request-Id', id);
-    if (enabled && !req.url.startsWith('/v1/health/')) {
-      const start = performance.now();
-      res.once('finish', () => {
-        const status = res.statusCode;
-        const line = {
-          reqId: id,
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status,
-          ms: Math.round((performance.now() - start) * 10) / 10,
-        };
-        // 503 is an expected answer (draining, database outage — logged once by its tracker).
-        if (status >= 500 && status !== 503) log.error(line, 'request');
-        else log.info(line, 'request');
-      });
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * One log line per request, written when the response has been sent: request id (echoed back
+ * as `X-Request-Id`), method, URL with its secrets redacted, status, time. Nothing is allocated
+ * for the line when the level is off; no per-request child logger.
+ */
+export function registerRequestLogging(app: FastifyInstance, log: Pino): void {
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header('X-Request-Id', req.id);
+    done();
+  });
+  if (!log.isLevelEnabled('info')) return;
+  app.addHook('onResponse', (req, reply, done) => {
+    if (!req.url.startsWith('/v1/health/')) {
+      const status = reply.statusCode;
+      const line = {
+        reqId: req.id,
+        method: req.method,
+        url: redactUrl(req.originalUrl),
+        status,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      };
+      // 503 is an expected answer (draining, database outage — logged once by its tracker).
+      if (status >= 500 && status !== 503) log.error(line, 'request');
+      else log.info(line, 'request');
     }
-    next();
-  };
+    done();
+  });
 }
 
 // Some URLs carry secrets by design: webhook tokens and handoff codes in the path, tickets and

@@ -11,7 +11,7 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import { AppConfig } from '../../config/app.config';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
 import type { ParleyRequest } from '../auth/caller';
@@ -72,7 +72,10 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
 
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
     const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
-    const { req, res } = this.getRequestResponse(context) as { req: ParleyRequest; res: Response };
+    const { req, res } = this.getRequestResponse(context) as {
+      req: ParleyRequest;
+      res: FastifyReply;
+    };
     const name = throttler.name ?? 'global';
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, name);
@@ -81,14 +84,14 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     // Throttlers run shortest window first, so the route's own bucket (if any) sets the headers.
     book.headersFrom = name;
     const resetAt = Math.ceil(Date.now() / 1000) + Math.max(0, record.timeToExpire);
-    res.setHeader('X-RateLimit-Limit', limit);
-    res.setHeader('X-RateLimit-Remaining', Math.max(0, limit - record.totalHits));
-    res.setHeader('X-RateLimit-Reset', resetAt);
-    res.setHeader('X-RateLimit-Bucket', name);
+    res.header('X-RateLimit-Limit', limit);
+    res.header('X-RateLimit-Remaining', Math.max(0, limit - record.totalHits));
+    res.header('X-RateLimit-Reset', resetAt);
+    res.header('X-RateLimit-Bucket', name);
     if (record.isBlocked) {
       const retryAfter = Math.max(1, record.timeToBlockExpire);
-      res.setHeader('X-RateLimit-Remaining', 0);
-      res.setHeader('X-RateLimit-Reset', Math.ceil(Date.now() / 1000) + retryAfter);
+      res.header('X-RateLimit-Remaining', 0);
+      res.header('X-RateLimit-Reset', Math.ceil(Date.now() / 1000) + retryAfter);
       throw new ApiError(
         ErrorCode.RateLimited,
         undefined,

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { DatabaseOutageTracker } from '../../common/lifecycle/database-outage.tracker';
 import type { DatabaseNotifications, NotificationListener } from '../../database/notifications';
 import type { BanChecks } from './ban-checks.service';
@@ -44,16 +44,17 @@ describe('IpBanGate', () => {
   const request = (ip: string | undefined): Promise<Outcome> =>
     new Promise((resolve) => {
       const res = {
-        headersSent: false,
-        setHeader: () => undefined,
+        sent: false,
+        raw: { headersSent: false },
+        header: () => undefined,
         status(code: number) {
           return {
-            json: (body: unknown) => resolve({ passed: false, status: code, body }),
+            send: (body: unknown) => resolve({ passed: false, status: code, body }),
           };
         },
-      } as unknown as Response;
-      const next: NextFunction = () => resolve({ passed: true });
-      gate.middleware({ ip } as Request, res, next);
+      } as unknown as FastifyReply;
+      const next = (() => resolve({ passed: true })) as HookHandlerDoneFunction;
+      gate.hook.call(undefined as never, { ip } as FastifyRequest, res, next);
     });
 
   it('refuses a banned address with 403 IP_BANNED and lets others through', async () => {

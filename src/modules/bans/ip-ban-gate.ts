@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { RequestHandler, Response } from 'express';
+import type { FastifyReply, onRequestHookHandler } from 'fastify';
 import { TaggedCache } from '../../common/cache/tagged-cache';
 import { sendError } from '../../common/errors/all-exceptions.filter';
 import { ApiError } from '../../common/errors/api-error';
@@ -52,9 +52,10 @@ export class IpBanGate implements OnModuleInit {
     });
   }
 
-  readonly middleware: RequestHandler = (req, res, next) => {
+  /** Fastify `onRequest` hook: runs before routing, parsing and guards. */
+  readonly hook: onRequestHookHandler = (req, res, next) => {
     const ip = req.ip;
-    if (ip === undefined) return next();
+    if (!ip) return next();
     const cached = this.decisions.get(ip);
     if (cached === false) return next();
     if (cached === true) return refuse(res);
@@ -94,6 +95,6 @@ export class IpBanGate implements OnModuleInit {
   }
 }
 
-function refuse(res: Response): void {
+function refuse(res: FastifyReply): void {
   sendError(res, new ApiError(ErrorCode.IpBanned));
 }

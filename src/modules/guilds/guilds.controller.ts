@@ -18,7 +18,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -166,7 +166,7 @@ export class GuildsController {
     @GuildId() guildId: string,
     @Param('user_id', new ParseSnowflakePipe(ErrorCode.UnknownUser)) userId: string,
     @Body() dto: AddMemberDto,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MemberResponse | undefined> {
     const member = await this.guilds.addMember(caller.userId, guildId, userId, dto.roles);
     res.status(member ? 201 : 204);

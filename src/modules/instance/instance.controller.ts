@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Public } from '../../common/auth/auth.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { DiscoveryResponse } from './discovery.response';
@@ -25,8 +25,8 @@ export class InstanceController {
       'Also served at the host root.',
   })
   @ApiOkResponse({ type: DiscoveryResponse, description: 'The discovery document.' })
-  getService(@Res() res: Response): void {
-    // A Buffer with its Content-Type already set: Express sends it as is (no charset parsing).
+  getService(@Res() res: FastifyReply): void {
+    // A Buffer with its Content-Type already set (@Header): sent as is, no serialization.
     res.send(this.instance.discoveryJson());
   }
 }

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { MessageResponse } from '../guilds/guild.response';
 import type { ExecuteResult } from './webhook-execution.service';
 
@@ -10,7 +10,7 @@ export const isWait = (wait: unknown): boolean => wait === 'true' || wait === '1
  * that does not wait gets Slack's `200 ok`; otherwise 204.
  */
 export function sendExecuteResult(
-  res: Response,
+  res: FastifyReply,
   result: ExecuteResult,
   wait: unknown,
   style: 'discord' | 'chatcompat' = 'discord',

@@ -10,7 +10,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Public } from '../../common/auth/auth.decorator';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -83,7 +83,7 @@ export class WebhookExecuteController {
     @Param('token') token: string,
     @Query('wait') wait: unknown,
     @Body() body: unknown,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageResponse | string | undefined> {
     return sendExecuteResult(res, await this.execution.executePlain(webhookId, token, body), wait);
   }
@@ -150,7 +150,7 @@ export class WebhookExecuteController {
     @Headers() headers: IncomingHttpHeaders,
     @Body() body: unknown,
     @RawBody() rawBody: Buffer,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageResponse | string | undefined> {
     const result = await this.execution.executeRepoHost(webhookId, token, headers, body, rawBody);
     return sendExecuteResult(res, result, wait);
@@ -198,7 +198,7 @@ export class WebhookExecuteController {
     @Headers() headers: IncomingHttpHeaders,
     @Body() body: unknown,
     @RawBody() rawBody: Buffer,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageResponse | string | undefined> {
     const result = await this.execution.executeErrorTracker(
       webhookId,
@@ -232,7 +232,7 @@ export class WebhookExecuteController {
     @Param('token') token: string,
     @Query('wait') wait: unknown,
     @Body() body: unknown,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageResponse | string | undefined> {
     const result = await this.execution.executeChatCompat(webhookId, token, body);
     return sendExecuteResult(res, result, wait, 'chatcompat');
