@@ -7,7 +7,7 @@
  * DATA_DIR, a free PORT, the bench database, a fixed SECRET_KEY and RATE_LIMITS=off — plus a
  * second Parley with RATE_LIMITS=on (memory storage, every bucket raised out of reach) for the
  * "rate limits on" rows, the bare Express route (dist/bench/bare-express.js) and an empty NestJS
- * app on the same Express (dist/bench/bare-nest.js: what Nest itself costs). This process is
+ * app on Express and on Fastify (dist/bench/bare-nest.js: what Nest itself costs). This process is
  * only the load generator (autocannon, on its main thread) and the orchestrator.
  *
  *   BENCH_DURATION      seconds per measured run (default 10; each is preceded by a 2 s warm-up)
@@ -322,6 +322,7 @@ class SqlProbe {
 interface RuntimeServers {
   bare?: ServerProcess;
   bareNest?: ServerProcess;
+  bareNestFastify?: ServerProcess;
   parley?: ServerProcess;
   parleyRl?: ServerProcess;
   parleyNoBans?: ServerProcess;
@@ -332,6 +333,7 @@ interface RuntimeServers {
 function serverFor(servers: RuntimeServers, kind: HttpTarget['server']): ServerProcess | undefined {
   if (kind === 'bare') return servers.bare;
   if (kind === 'bare-nest') return servers.bareNest;
+  if (kind === 'bare-nest-fastify') return servers.bareNestFastify;
   if (kind === 'parley-no-ip-bans') return servers.parleyNoBans;
   return kind === 'parley' ? servers.parley : servers.parleyRl;
 }
@@ -403,7 +405,7 @@ async function measureHttp(
   if (status !== expect) return invalid(target, `probe answered ${status}, expected ${expect}`);
   let sqlPerRequest: number | undefined;
   let sqlNote: string | undefined;
-  if (probe && target.server !== 'bare' && target.server !== 'bare-nest') {
+  if (probe && target.server.startsWith('parley')) {
     try {
       sqlPerRequest = await probe.count(target.name, send, expect, rotate?.values.length);
     } catch (e) {
@@ -511,6 +513,7 @@ async function measureCeiling(
     servers.parleyNoBans,
     servers.bare,
     servers.bareNest,
+    servers.bareNestFastify,
   ])
     await s?.quiet();
   const r = await runCeiling(runtime, cwd, {
@@ -857,6 +860,22 @@ async function main(): Promise<number> {
               }),
             );
           }
+          if (selection.targets.some((t) => t.server === 'bare-nest-fastify')) {
+            servers.bareNestFastify = await start(
+              'bare-nest-fastify',
+              `bare-nest-fastify-${i}`,
+              () =>
+                ServerProcess.start({
+                  name: `bare-nest-fastify-${i}`,
+                  runtime,
+                  cwd,
+                  script: 'dist/bench/bare-nest.js',
+                  env: { NODE_ENV: 'production', BARE_NEST_ADAPTER: 'fastify' },
+                  logFile: logFile(`bare-nest-fastify-${i}`),
+                  readyPath: '/ping',
+                }),
+            );
+          }
           servers.parley = await start('parley', `parley-${i}`, parleyOn(`parley-${i}`, {}));
           if (selection.targets.some((t) => t.server === 'parley-rl')) {
             servers.parleyRl = await start(
@@ -914,6 +933,7 @@ async function main(): Promise<number> {
           for (const s of [
             servers.bare,
             servers.bareNest,
+            servers.bareNestFastify,
             servers.parley,
             servers.parleyRl,
             servers.parleyNoBans,
@@ -951,7 +971,10 @@ async function main(): Promise<number> {
         : '') +
       '; the bare Express 5 baseline (`dist/bench/bare-express.js`) on the same runtime' +
       (reports.some((r) => r.rows.some((row) => row.server === 'bare-nest'))
-        ? ', and an empty NestJS app on that Express (`dist/bench/bare-nest.js`, the framework floor).'
+        ? ', and an empty NestJS app on that Express (`dist/bench/bare-nest.js`)'
+        : '') +
+      (reports.some((r) => r.rows.some((row) => row.server === 'bare-nest-fastify'))
+        ? ', and the same empty app on the Fastify adapter Parley runs on (`BARE_NEST_ADAPTER=fastify`, the framework floor).'
         : '.') +
       (process.env.BENCH_SERVER_ENV ? ` Extra server env: ${process.env.BENCH_SERVER_ENV}.` : ''),
   ];

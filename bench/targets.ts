@@ -70,7 +70,7 @@ export interface HttpTarget extends TargetCommon, BenchRequest {
    * Which server answers: the bare Express baseline, Parley with rate limits off, or Parley with
    * rate limits on (memory storage, every bucket raised so that nothing is refused).
    */
-  server: 'bare' | 'bare-nest' | 'parley' | 'parley-rl' | 'parley-no-ip-bans';
+  server: 'bare' | 'bare-nest' | 'bare-nest-fastify' | 'parley' | 'parley-rl' | 'parley-no-ip-bans';
   /** Status every response must have (default 200). */
   expectStatus?: number;
   setup?: (ctx: BenchContext) => Promise<Partial<BenchRequest>>;
@@ -94,6 +94,8 @@ export type BenchTarget = HttpTarget | CeilingTarget;
 export const BASELINE = 'bare Express 5 JSON route';
 /** An empty NestJS app on the same Express: the framework's own floor, below any Parley route. */
 export const BARE_NEST = 'bare NestJS 11 JSON route (Express adapter, empty app)';
+/** The same empty app on the Fastify adapter, the one Parley runs on: Parley's own floor. */
+export const BARE_NEST_FASTIFY = 'bare NestJS 11 JSON route (Fastify adapter, empty app)';
 
 /**
  * RATE_LIMIT_OVERRIDES for the rate-limits-on server: every bucket (the app refuses unknown
@@ -120,9 +122,16 @@ export const TARGETS: BenchTarget[] = [
   { name: BASELINE, server: 'bare', method: 'GET', path: '/ping' },
   { name: BARE_NEST, group: 'discovery', server: 'bare-nest', method: 'GET', path: '/ping' },
   {
+    name: BARE_NEST_FASTIFY,
+    group: 'discovery accounts',
+    server: 'bare-nest-fastify',
+    method: 'GET',
+    path: '/ping',
+  },
+  {
     name: DISCOVERY,
     group: 'discovery',
-    reference: BARE_NEST,
+    reference: BARE_NEST_FASTIFY,
     server: 'parley',
     method: 'GET',
     path: '/v1/.well-known/service',
@@ -139,7 +148,7 @@ export const TARGETS: BenchTarget[] = [
   // Authenticated reads: one hot session, then 1,000 sessions of 1,000 users in turn.
   {
     name: ME,
-    reference: BARE_NEST,
+    reference: BARE_NEST_FASTIFY,
     group: 'accounts',
     server: 'parley',
     method: 'GET',
@@ -165,7 +174,7 @@ export const TARGETS: BenchTarget[] = [
   {
     name: 'GET /v1/admin/api-keys (admin key)',
     group: 'admin',
-    reference: BARE_NEST,
+    reference: BARE_NEST_FASTIFY,
     server: 'parley',
     method: 'GET',
     path: '/v1/admin/api-keys',
