@@ -2,12 +2,12 @@ import './compile-cache';
 import { Logger } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import pino from 'pino';
-import { createApp } from './app.setup';
 import { createRootLogger } from './common/http/logging';
 import { DrainState } from './common/lifecycle/drain-state';
 import { exitOnSignalUntilListening, GracefulShutdown } from './common/lifecycle/graceful-shutdown';
 import { waitForDatabase } from './common/lifecycle/wait-for-database';
 import { AppConfig } from './config/app.config';
+import { prestartEmbedded } from './database/embedded-start';
 
 async function bootstrap(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -28,6 +28,10 @@ async function bootstrap(): Promise<void> {
   if (config.database.url && config.env !== 'test') {
     await waitForDatabase(config.database.url, { log: bootLog });
   }
+  // The embedded database starts while the application's modules load (they are imported only
+  // now, not at the top of this file).
+  if (!config.database.url) await prestartEmbedded(config);
+  const { createApp } = await import('./app.setup');
   const app = await createApp();
   const server = await app.listen(config.port, '0.0.0.0');
   // Keep-alive longer than typical load-balancer idle timeouts.

@@ -9,12 +9,11 @@ import {
   OnModuleInit,
 } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app.config';
-import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './embedded-postgres';
+import type { EmbeddedPostgresHandle } from './embedded-postgres';
+import { startEmbedded, takePrestartedEmbedded } from './embedded-start';
 import { runMigrationsLocked } from './migrate';
 import { DatabaseNotifications } from './notifications';
 
@@ -40,7 +39,8 @@ class EmbeddedDatabaseModule implements OnApplicationShutdown {
         {
           provide: EMBEDDED,
           inject: [AppConfig],
-          useFactory: (config: AppConfig) => startEmbedded(config, options),
+          useFactory: (config: AppConfig) =>
+            takePrestartedEmbedded() ?? startEmbedded(config, options),
         },
       ],
       exports: [EMBEDDED],
@@ -50,36 +50,6 @@ class EmbeddedDatabaseModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.embedded?.stop();
   }
-}
-
-async function startEmbedded(
-  config: AppConfig,
-  options: DatabaseModuleOptions,
-): Promise<EmbeddedPostgresHandle | null> {
-  if (config.database.url) return null;
-  const logger = new Logger('Database');
-  const legacy = join(config.dataDir, 'db');
-  if (existsSync(join(legacy, 'PG_VERSION'))) {
-    logger.warn(
-      `${legacy} holds a database of the former embedded engine (PGlite), which is no longer ` +
-        `read; the embedded database is now a PostgreSQL server in ${join(config.dataDir, 'postgres')}. ` +
-        `To keep that data, start the previous Parley release on it and copy it with pg_dump ` +
-        `into the new server (psql on the port it logs); otherwise delete ${legacy}.`,
-    );
-  }
-  const dir = join(config.dataDir, 'postgres');
-  const handle = await startEmbeddedPostgres({
-    dataDir: dir,
-    passwordFile: join(config.dataDir, 'postgres.password'),
-    port: config.database.embeddedPort,
-    attach: options.attachToRunningEmbedded,
-    log: (level, message) => {
-      if (level === 'warn' || level === 'error') logger.warn(message);
-      else logger.debug(message);
-    },
-  });
-  logger.log(`embedded PostgreSQL in ${dir} on 127.0.0.1:${handle.port}, pid ${handle.pid}`);
-  return handle;
 }
 
 @Injectable()

@@ -53,6 +53,8 @@ export interface EmbeddedPostgresOptions {
    * (the operator CLI, e.g. `admin:bootstrap` next to `npm start`).
    */
   attach?: boolean;
+  /** Called once the server process has been spawned (before it is ready). */
+  onSpawned?: () => void;
 }
 
 export const EMBEDDED_DATABASE = 'parley';
@@ -435,6 +437,7 @@ export async function startEmbeddedPostgres(
   for (let attempt = 1; ; attempt++) {
     const port = opts.port || (await freePort());
     const { child, output } = spawnServer(bin, opts, port, owner);
+    opts.onSpawned?.();
     try {
       await waitReady(opts.dataDir, child, deadline);
     } catch (e) {
