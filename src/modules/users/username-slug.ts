@@ -1,4 +1,13 @@
-import { transliterate } from 'transliteration';
+import type { transliterate as Transliterate } from 'transliteration';
+
+// Loaded on first use: its tables are ~30 ms of every start, and only sign-ups need them.
+let transliterateFn: typeof Transliterate | undefined;
+function transliterate(value: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  transliterateFn ??= (require('transliteration') as { transliterate: typeof Transliterate })
+    .transliterate;
+  return transliterateFn(value);
+}
 
 export interface UsernameSlugOptions {
   /** Lower-case the result (user names); bots keep their application's capitals. */

@@ -15,9 +15,15 @@ import { archiveFiles, type JsonSink } from './archive-export';
 import type { ArchiveSubjectType } from './archive.entity';
 
 // archiver@7 exports a factory function; the installed @types/archiver (8) describe the classes
-// of archiver 8, so the factory is typed here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const archiver = require('archiver') as (format: 'zip', options?: ArchiverOptions) => Archiver;
+// of archiver 8, so the factory is typed here. Loaded on first use: it is ~60 ms of every start
+// and only archive jobs need it.
+type ArchiverFactory = (format: 'zip', options?: ArchiverOptions) => Archiver;
+let archiverFactory: ArchiverFactory | undefined;
+const archiver: ArchiverFactory = (...args) => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  archiverFactory ??= require('archiver') as ArchiverFactory;
+  return archiverFactory(...args);
+};
 
 export const ARCHIVE_QUEUE = 'archive-build';
 

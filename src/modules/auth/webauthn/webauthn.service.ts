@@ -1,15 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { SessionCaller } from '../../../common/auth/caller';
@@ -42,6 +38,13 @@ import { SessionsService, type SessionOrigin } from '../sessions.service';
 import type { WebAuthnCredentialResponse } from './dto';
 import type { WebAuthnChallengePurpose } from './webauthn-challenge.entity';
 import { WebAuthnCredentialEntity } from './webauthn-credential.entity';
+
+/**
+ * @simplewebauthn/server, loaded on first use: loading it is ~80 ms of every start (a tenth of a
+ * restart) and only WebAuthn ceremonies need it.
+ */
+let simpleWebAuthnModule: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const simpleWebAuthn = () => (simpleWebAuthnModule ??= import('@simplewebauthn/server'));
 
 export const MAX_WEBAUTHN_CREDENTIALS = 10;
 const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -141,7 +144,9 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
     if (existing.length >= MAX_WEBAUTHN_CREDENTIALS) {
       throw new ApiError(ErrorCode.MaxWebAuthnCredentials);
     }
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await simpleWebAuthn()
+    ).generateRegistrationOptions({
       rpName: this.config.webauthn.rpName,
       rpID: this.config.webauthn.rpId,
       userName: user.email ?? user.username,
@@ -182,7 +187,9 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
     if (!live) throw new ApiError(ErrorCode.InvalidWebAuthnResponse);
     let info;
     try {
-      const verified = await verifyRegistrationResponse({
+      const verified = await (
+        await simpleWebAuthn()
+      ).verifyRegistrationResponse({
         response: response as unknown as RegistrationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: this.config.webauthn.origins,
@@ -302,7 +309,9 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
   /** Options for a passwordless login: any discoverable credential, user verification required. */
   async passwordlessOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
     this.refuseWhenSsoEnforced();
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await simpleWebAuthn()
+    ).generateAuthenticationOptions({
       rpID: this.config.webauthn.rpId,
       userVerification: 'required',
       timeout: CHALLENGE_TTL_MS,
@@ -396,7 +405,9 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
     binding: ChallengeBinding,
   ): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const credentials = await this.credentialsOf(user.id);
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await simpleWebAuthn()
+    ).generateAuthenticationOptions({
       rpID: this.config.webauthn.rpId,
       userVerification: 'preferred',
       timeout: CHALLENGE_TTL_MS,
@@ -418,7 +429,9 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
   ): Promise<boolean> {
     let newCounter: number;
     try {
-      const result = await verifyAuthenticationResponse({
+      const result = await (
+        await simpleWebAuthn()
+      ).verifyAuthenticationResponse({
         response: assertion.response,
         expectedChallenge: assertion.challenge,
         expectedOrigin: this.config.webauthn.origins,
