@@ -82,7 +82,7 @@ export function parseIpBan(value: string): IpBanValue | null {
 }
 
 /**
- * The client address as bans see it (`::ffff:1.2.3.4` → `1.2.3.4`), or null when Express could
+ * The client address as bans see it (`::ffff:1.2.3.4` → `1.2.3.4`), or null when Fastify could
  * not tell one (a closed socket).
  */
 export function normalizeClientIp(ip: string | undefined): string | null {

@@ -21,8 +21,8 @@ const DECISION_TTL_MS = 10 * 60_000;
 const TAGS = [IP_BANS_CHANGED];
 
 /**
- * The IP ban check of every request (ARCHITECTURE.md §3), an Express middleware installed
- * ahead of the body parsers: a banned client gets 403 `IP_BANNED` before its body is read, on
+ * The IP ban check of every request (ARCHITECTURE.md §3), a Fastify `onRequest` hook, run
+ * before routing and body parsing: a banned client gets 403 `IP_BANNED` before its body is read, on
  * every route, unknown ones included.
  *
  * The hot path is one Map lookup: each client address's decision is cached in-process and
@@ -73,7 +73,7 @@ export class IpBanGate implements OnModuleInit {
     );
   };
 
-  /** Whether the client address `ip` (as Express reports it) is banned; caches the answer. */
+  /** Whether the client address `ip` (as Fastify reports it) is banned; caches the answer. */
   private decide(ip: string): Promise<boolean> {
     const generation = this.decisions.currentGeneration;
     const pending = this.inflight.get(ip);
