@@ -22,7 +22,7 @@ const TAGS = [IP_BANS_CHANGED];
 
 /**
  * The IP ban check of every request (ARCHITECTURE.md §3), a Fastify `onRequest` hook, run
- * before routing and body parsing: a banned client gets 403 `IP_BANNED` before its body is read, on
+ * before body parsing and guards: a banned client gets 403 `IP_BANNED` before its body is read, on
  * every route, unknown ones included.
  *
  * The hot path is one Map lookup: each client address's decision is cached in-process and
