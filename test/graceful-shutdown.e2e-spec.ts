@@ -15,7 +15,7 @@ import {
   type LogLine,
 } from './helpers/server-process';
 import { TcpProxy } from './helpers/tcp-proxy';
-import { freePort } from '../src/common/http/free-port';
+import { serverPort } from './helpers/ports';
 
 /**
  * Shutdown and start-up of the production process (DESIGN.md §2 "Shutdown"). These tests run
@@ -63,7 +63,7 @@ describe('production process: graceful shutdown and start-up', () => {
     const hook: TestWebhook = await createWebhook(app, owner.token, guild.channelId);
     const execPath = `/v1/webhooks/${hook.id}/${hook.token}?wait=true`;
 
-    const port = await freePort();
+    const port = await serverPort();
     const proc = ServerProcess.start(
       { ...baseEnv(port), SHUTDOWN_GRACE_MS: '1000', SHUTDOWN_TIMEOUT_MS: '20000' },
       port,
@@ -214,8 +214,8 @@ describe('production process: graceful shutdown and start-up', () => {
   }, 120_000);
 
   it('waits for an unreachable PostgreSQL at boot, logging each attempt, and serves once it is there', async () => {
-    const port = await freePort();
-    const dbPort = await freePort(); // nothing listens there yet
+    const port = await serverPort();
+    const dbPort = await serverPort(); // nothing listens there yet
     const target = new URL(dbUrl);
     const unreachable = new URL(dbUrl);
     unreachable.hostname = '127.0.0.1';
@@ -262,8 +262,8 @@ describe('production process: graceful shutdown and start-up', () => {
   }, 90_000);
 
   it('fails fast instead of waiting when NODE_ENV=test', async () => {
-    const port = await freePort();
-    const dbPort = await freePort();
+    const port = await serverPort();
+    const dbPort = await serverPort();
     const unreachable = new URL(dbUrl);
     unreachable.hostname = '127.0.0.1';
     unreachable.port = String(dbPort);

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { send } from '../helpers/http-client';
 import { ensureProductionBuild, lastLine, runCli, ServerProcess } from '../helpers/server-process';
 
@@ -30,7 +30,7 @@ describe('admin bootstrap on the embedded database', () => {
     const key = lastLine(first.stdout);
     expect(key).toMatch(KEY);
 
-    server = ServerProcess.start({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, await freePort());
+    server = ServerProcess.start({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, await serverPort());
     await server.waitUntilReady(60_000);
     const list = await send({
       port: server.port,
