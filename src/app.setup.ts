@@ -102,7 +102,7 @@ export function configureApp(app: ParleyApp, config: AppConfig, log: Pino): void
   registerRequestLogging(fastify, log);
   // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts).
   fastify.addHook('onSend', app.get(DrainState).hook);
-  // Banned clients are refused here, before any route, parser or guard runs (ip-ban-gate.ts).
+  // Banned clients are refused here, before any body parser or guard runs (ip-ban-gate.ts).
   if (config.ipBans) fastify.addHook('onRequest', app.get(IpBanGate).hook);
   else log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
   registerBodyParsers(fastify, {

@@ -37,6 +37,7 @@ export function parseAuthorization(
   return { scheme: 'session', credential: header };
 }
 
-export function isAdminPath(path: string): boolean {
-  return path === '/v1/admin' || path.startsWith('/v1/admin/') || path.startsWith('/v1/admin?');
+/** Whether a request URL (path, optionally with its query) is under the admin API. */
+export function isAdminPath(url: string): boolean {
+  return url === '/v1/admin' || url.startsWith('/v1/admin/') || url.startsWith('/v1/admin?');
 }
