@@ -37,9 +37,12 @@ describe('parseAuthorization', () => {
     expect(parseAuthorization('x'.repeat(5000), false)).toBeNull();
   });
 
-  it('recognises admin paths', () => {
+  it('recognises admin paths, with or without a query', () => {
     expect(isAdminPath('/v1/admin/api-keys')).toBe(true);
+    expect(isAdminPath('/v1/admin/audit-logs?limit=5')).toBe(true);
+    expect(isAdminPath('/v1/admin?x=1')).toBe(true);
     expect(isAdminPath('/v1/admin')).toBe(true);
+    expect(isAdminPath('/v1/administrator?x=/v1/admin/')).toBe(false);
     expect(isAdminPath('/v1/administrator')).toBe(false);
     expect(isAdminPath('/v1/users/@me')).toBe(false);
   });
