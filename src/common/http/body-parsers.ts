@@ -30,7 +30,8 @@ export const FOREIGN_PAYLOAD_PATHS =
 
 /**
  * Deliveries that may be signed (HMAC of the exact bytes received): their raw body, JSON or
- * form-encoded, is kept on the raw request (`request.raw.rawBody`, read with `@RawBody()`) for the signature check. No other route keeps it.
+ * form-encoded, is kept on the raw request (`request.raw.rawBody`, read with `@RawBody()`) for
+ * the signature check. No other route keeps it.
  */
 export const SIGNED_PAYLOAD_PATHS = /^\/v1\/webhooks\/[^/]+\/[^/]+\/(?:repohost|errortracker)\/?$/;
 
