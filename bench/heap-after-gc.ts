@@ -13,8 +13,9 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.setup';
+import { Pool } from 'pg';
+import { makeContext } from './context';
 import { CHATCOMPAT_BODY, newWebhook } from './fixtures';
-import type { BenchContext } from './targets';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 150_000);
@@ -35,25 +36,8 @@ async function main(): Promise<void> {
   });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
-  const base = `http://127.0.0.1:${port}`;
-  const ctx = {
-    parleyUrl: base,
-    databaseUrl,
-    connections: CONNECTIONS,
-    async call(
-      method: string,
-      path: string,
-      init: { headers?: Record<string, string>; body?: unknown; expect?: number } = {},
-    ) {
-      const res = await fetch(base + path, {
-        method,
-        headers: { 'content-type': 'application/json', ...init.headers },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      if (res.status !== (init.expect ?? 200)) throw new Error(`${path}: ${res.status}`);
-      return (await res.json()) as unknown;
-    },
-  } as unknown as BenchContext;
+  const pool = new Pool({ connectionString: databaseUrl, max: 1 });
+  const ctx = makeContext(`http://127.0.0.1:${port}`, databaseUrl, pool, CONNECTIONS);
   const hook = await newWebhook(ctx);
   const body = JSON.stringify(CHATCOMPAT_BODY);
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -105,6 +89,7 @@ async function main(): Promise<void> {
     report();
   }
   agent.destroy();
+  await pool.end();
   await app.close();
 }
 

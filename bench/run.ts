@@ -45,6 +45,7 @@ import autocannon from 'autocannon';
 import { Client, Pool } from 'pg';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import type { CeilingResult, CeilingSpec, CeilingWork } from './ceiling';
+import { encodeBody, makeContext } from './context';
 import { embeddedFigures, EmbeddedFigures } from './embedded';
 import { CHATCOMPAT_BODY, newWebhook } from './fixtures';
 import { statusBytes } from './proc';
@@ -339,41 +340,6 @@ function serverFor(servers: RuntimeServers, kind: HttpTarget['server']): ServerP
 }
 
 // ---------------------------------------------------------------- HTTP rows
-
-function encodeBody(body: unknown): { body?: string; type?: string } {
-  if (body === undefined) return {};
-  if (typeof body === 'string') return { body };
-  return { body: JSON.stringify(body), type: 'application/json' };
-}
-
-function makeContext(parleyUrl: string, databaseUrl: string, pool: Pool): BenchContext {
-  return {
-    parleyUrl,
-    databaseUrl,
-    connections: CONNECTIONS,
-    async call<T>(
-      method: string,
-      path: string,
-      init: { headers?: Record<string, string>; body?: unknown; expect?: number } = {},
-    ): Promise<T> {
-      const { body, type } = encodeBody(init.body);
-      const res = await fetch(parleyUrl + path, {
-        method,
-        headers: { ...(type ? { 'content-type': type } : {}), ...init.headers },
-        body,
-      });
-      const text = await res.text();
-      const expect = init.expect ?? 200;
-      if (res.status !== expect) {
-        throw new Error(`${method} ${path}: expected ${expect}, got ${res.status} ${text}`);
-      }
-      return (text ? JSON.parse(text) : undefined) as T;
-    },
-    async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-      return (await pool.query(sql, params)).rows as T[];
-    },
-  };
-}
 
 const cpuPercent = (seconds: number) => (100 * seconds) / DURATION;
 
@@ -895,7 +861,7 @@ async function main(): Promise<number> {
             );
           }
           const ctx = servers.parley
-            ? makeContext(servers.parley.url, dbNow.url, pool!)
+            ? makeContext(servers.parley.url, dbNow.url, pool!, CONNECTIONS)
             : undefined;
           const rounds = new Map<string, Row[]>();
           for (let round = 1; round <= REPEAT && !aborting; round++) {
