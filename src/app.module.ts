@@ -1,8 +1,9 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CallerGuard } from './common/auth/caller.guard';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { BodyReader } from './common/http/body-reader';
 import { ParleyThrottlerGuard } from './common/rate-limit/parley-throttler.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app.config';
@@ -65,6 +66,8 @@ export class AppModule {
         // Order matters: resolve the caller first, so the throttler can count per user.
         { provide: APP_GUARD, useClass: CallerGuard },
         { provide: APP_GUARD, useClass: ParleyThrottlerGuard },
+        // The body is read after every guard (body-reader.ts), before any other interceptor.
+        { provide: APP_INTERCEPTOR, useClass: BodyReader },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

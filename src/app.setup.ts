@@ -6,7 +6,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { IncomingMessage } from 'node:http';
 import type { DestinationStream, Logger as Pino } from 'pino';
 import { AppModule } from './app.module';
-import { registerBodyParsers } from './common/http/body-parsers';
 import {
   createRootLogger,
   PinoNestLogger,
@@ -105,9 +104,15 @@ export function configureApp(app: ParleyApp, config: AppConfig, log: Pino): void
   // Banned clients are refused here, before any body parser or guard runs (ip-ban-gate.ts).
   if (config.ipBans) fastify.addHook('onRequest', app.get(IpBanGate).hook);
   else log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
-  registerBodyParsers(fastify, {
-    json: config.limits.jsonBodyBytes,
-    large: config.limits.repohostBodyBytes,
+  // Bodies are read by the BodyReader interceptor after the route's guards (body-reader.ts):
+  // Fastify's own parsers are replaced by one that takes every content type and reads nothing.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  // A request answered before its body was read (a refused credential, a rate limit) closes its
+  // connection: draining a body nobody wants would cost as much as reading it.
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    if (!req.raw.complete) reply.header('Connection', 'close');
+    done(null, payload);
   });
   app.setGlobalPrefix('v1', { exclude: ['docs', 'docs/(.*)'] });
   app.useGlobalPipes(

@@ -4,6 +4,7 @@ import { MAX_DTO_JSON_ITEMS } from '../src/common/http/json-limits';
 import { createTestApp, http } from './helpers/app';
 import { registerUser } from './helpers/factories';
 import { createAdminKey } from './helpers/admin';
+import { createGuild, createWebhook } from './helpers/guild-factories';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -628,14 +629,25 @@ describe('robustness: parse-time limits', () => {
     expect(at33.body).toEqual(tooDeep);
   });
 
-  it('caps the large (repohost) parser too', async () => {
+  it('caps the large (repohost) payloads too, once the token is right', async () => {
+    const guild = await createGuild(app, token);
+    const hook = await createWebhook(app, token, guild.channelId);
+    const deep = `{"commits":${deepArrays(2000)}}`;
     const res = await http(app)
-      .post('/v1/webhooks/1234567890123456789/abc/repohost')
+      .post(`/v1/webhooks/${hook.id}/${hook.token}/repohost`)
       .set('Content-Type', JSON_TYPE)
       .set('X-GitHub-Event', 'push')
-      .send(`{"commits":${deepArrays(2000)}}`);
+      .send(deep);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(tooDeep);
+    // With a wrong token the body is never read: the unknown webhook answers.
+    const wrong = await http(app)
+      .post(`/v1/webhooks/${hook.id}/${'x'.repeat(64)}/repohost`)
+      .set('Content-Type', JSON_TYPE)
+      .set('X-GitHub-Event', 'push')
+      .send(deep);
+    expect(wrong.status).toBe(404);
+    expect(wrong.body.code).toBe('UNKNOWN_WEBHOOK');
   });
 
   it('answers the OAuth2 endpoints in their RFC 6749 shape', async () => {
@@ -659,13 +671,15 @@ describe('robustness: parse-time limits', () => {
       code: 'JSON_TOO_MANY_ITEMS',
       message: expect.stringContaining('10000'),
     });
-    // A webhook delivery is taken as `unknown`: past the parser, the unknown webhook answers.
+    // A webhook delivery is a foreign payload: it may hold them (here: an event that is not
+    // rendered, so nothing is posted).
+    const guild = await createGuild(app, token);
+    const hook = await createWebhook(app, token, guild.channelId);
     const foreign = await http(app)
-      .post('/v1/webhooks/1234567890123456789/abc/errortracker')
+      .post(`/v1/webhooks/${hook.id}/${hook.token}/errortracker`)
       .set('Content-Type', JSON_TYPE)
       .send(many);
-    expect(foreign.status).toBe(404);
-    expect(foreign.body.code).toBe('UNKNOWN_WEBHOOK');
+    expect(foreign.status).toBe(204);
   });
 
   it('answers invalid UTF-8 and unpaired surrogate escapes with 400 INVALID_JSON', async () => {

@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { CredentialResolvers } from './auth/credential-resolvers';
+import { PathCredentialGuard, PathCredentials } from './auth/path-credential';
+import { RoutePolicies } from './http/route-policies';
 import { ServiceDiscoveryRegistry } from './discovery/service-discovery.registry';
 import { SweeperService } from './maintenance/sweeper.service';
 import { SnowflakeService } from './snowflake/snowflake.service';
@@ -7,7 +9,23 @@ import { SnowflakeService } from './snowflake/snowflake.service';
 /** Cross-cutting providers every module may use. */
 @Global()
 @Module({
-  providers: [CredentialResolvers, ServiceDiscoveryRegistry, SnowflakeService, SweeperService],
-  exports: [CredentialResolvers, ServiceDiscoveryRegistry, SnowflakeService, SweeperService],
+  providers: [
+    CredentialResolvers,
+    PathCredentials,
+    PathCredentialGuard,
+    RoutePolicies,
+    ServiceDiscoveryRegistry,
+    SnowflakeService,
+    SweeperService,
+  ],
+  exports: [
+    CredentialResolvers,
+    PathCredentials,
+    PathCredentialGuard,
+    RoutePolicies,
+    ServiceDiscoveryRegistry,
+    SnowflakeService,
+    SweeperService,
+  ],
 })
 export class CommonModule {}

@@ -15,19 +15,20 @@ const PREFIXES: Array<[string, CredentialScheme]> = [
 
 /**
  * Parses the `Authorization` header exactly as ARCHITECTURE.md §4 says:
- * `<token>` (session), `Bearer <token>`, `Bot <token>`, `Admin <key>` (only on /v1/admin/*).
- * Anything else — wrong case, extra or missing spaces, empty values — is anonymous (null).
+ * `<token>` (session), `Bearer <token>`, `Bot <token>`, `Admin <key>` (only on routes that take
+ * admin keys: `acceptsAdminKeys`, from the route's `@Auth`). Anything else — wrong case, extra or
+ * missing spaces, empty values — is anonymous (null).
  */
 export function parseAuthorization(
   header: string | string[] | undefined,
-  isAdminPath: boolean,
+  acceptsAdminKeys: boolean,
 ): ParsedCredential | null {
   if (typeof header !== 'string' || header.length === 0 || header.length > 4096) return null;
   for (const [prefix, scheme] of PREFIXES) {
     if (header.startsWith(prefix)) {
       const credential = header.slice(prefix.length);
       if (!TOKEN.test(credential)) return null;
-      if (scheme === 'admin' && !isAdminPath) return null;
+      if (scheme === 'admin' && !acceptsAdminKeys) return null;
       return { scheme, credential };
     }
   }
@@ -35,9 +36,4 @@ export function parseAuthorization(
   // (e.g. "bearer x", "Basic x"), which is anonymous rather than a session token.
   if (!TOKEN.test(header)) return null;
   return { scheme: 'session', credential: header };
-}
-
-/** Whether a request URL (path, optionally with its query) is under the admin API. */
-export function isAdminPath(url: string): boolean {
-  return url === '/v1/admin' || url.startsWith('/v1/admin/') || url.startsWith('/v1/admin?');
 }

@@ -1,55 +1,50 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
-import { AUTH_METADATA, PUBLIC_METADATA } from './auth.metadata';
-import { isAdminPath, parseAuthorization } from './authorization-header';
+import { RoutePolicies } from '../http/route-policies';
+import { parseAuthorization } from './authorization-header';
 import type { ParleyRequest } from './caller';
 import { CredentialResolvers } from './credential-resolvers';
+import { PathCredentials } from './path-credential';
 
 /**
- * First global guard: authenticates the `Authorization` header through Passport (the strategy of
- * its scheme; a cache hit or one indexed lookup) into `req.caller`,
- * so the rate limiter can track by user id. It does not reject bad credentials — those make the
- * request anonymous and the route's guard answers 401 — but it does enforce default deny: a
- * route with neither `@Auth` nor `@Public` is refused.
+ * First global guard: puts the matched route's policy on the request (route-policies.ts), then
+ * authenticates the `Authorization` header through Passport (the strategy of its scheme; a cache
+ * hit or one indexed lookup) into `req.caller`, and a path credential (a webhook's token) into
+ * `req.pathCredential`, so the rate limiter can count per user or per webhook. It does not reject
+ * bad credentials — those leave the request anonymous and the route's guard answers 401 (or the
+ * path credential's refusal) after the rate limiter has counted the attempt against the caller's
+ * address — but it does enforce default deny: a route with neither `@Auth` nor `@Public` is
+ * refused. Nothing of the body has been read yet (body-reader.interceptor.ts runs after guards).
  */
 @Injectable()
 export class CallerGuard implements CanActivate {
   private readonly logger = new Logger(CallerGuard.name);
 
   constructor(
-    private readonly reflector: Reflector,
+    private readonly policies: RoutePolicies,
     private readonly resolvers: CredentialResolvers,
+    private readonly pathCredentials: PathCredentials,
   ) {}
 
-  /** Per route handler: whether it is public or has @Auth (metadata is fixed at boot). */
-  private readonly declared = new WeakMap<object, boolean>();
-
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const handler = context.getHandler();
-    let declared = this.declared.get(handler);
-    if (declared === undefined) {
-      const targets = [handler, context.getClass()];
-      declared =
-        !!this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets) ||
-        !!this.reflector.getAllAndOverride<unknown>(AUTH_METADATA, targets);
-      this.declared.set(handler, declared);
-    }
-    if (!declared) {
+    const policy = this.policies.of(context);
+    const req = context.switchToHttp().getRequest<ParleyRequest>();
+    req.routePolicy = policy;
+    if (!policy.declared) {
       this.logger.error(
         `route ${context.getClass().name}.${context.getHandler().name} has neither @Auth nor @Public`,
       );
       throw new ApiError(ErrorCode.Unauthorized);
     }
-    const http = context.switchToHttp();
-    const req = http.getRequest<ParleyRequest>();
-    const parsed = parseAuthorization(req.headers.authorization, isAdminPath(req.url));
+    const parsed = parseAuthorization(req.headers.authorization, policy.acceptsAdminKeys);
     if (parsed) {
-      const res = http.getResponse<FastifyReply>();
-      req.caller =
-        (await this.resolvers.resolve(parsed.scheme, parsed.credential, req, res)) ?? undefined;
+      req.caller = (await this.resolvers.resolve(parsed, req)) ?? undefined;
+    }
+    if (policy.pathCredential !== null) {
+      const params = (req.params ?? {}) as Record<string, string | undefined>;
+      const value = await this.pathCredentials.resolver(policy.pathCredential).resolve(params);
+      req.pathCredential = { name: policy.pathCredential, value };
     }
     return true;
   }

@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import type { RoutePolicy } from '../http/route-policies';
+import type { ResolvedPathCredential } from './path-credential';
 
 /** A user logged in with a session token. */
 export interface SessionCaller {
@@ -41,4 +43,19 @@ export type CallerKind = Caller['kind'];
 /** The request as Parley's guards and handlers see it. `caller` is undefined for anonymous requests. */
 export interface ParleyRequest extends FastifyRequest {
   caller?: Caller;
+  /** The matched route's policy, set by the caller guard (absent before it ran). */
+  routePolicy?: RoutePolicy;
+  /** On routes authenticated by a path credential: what it resolved to. */
+  pathCredential?: ResolvedPathCredential;
+  /** On `@ForeignPayload` routes: the body as received (body-reader.interceptor.ts). */
+  payload?: ReceivedPayload | null;
+}
+
+/** A foreign delivery's body: its bytes, for the route's owner to verify and parse. */
+export interface ReceivedPayload {
+  bytes: Buffer;
+  /** `json` or `form` (the only media types read on such routes). */
+  mediaType: 'json' | 'form';
+  /** The declared charset, lower-cased; null when none was declared. */
+  charset: string | null;
 }

@@ -1,11 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { hash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
 import { Authenticator } from 'passport';
 import { Strategy as CustomStrategy } from 'passport-custom';
 import { TaggedCache } from '../cache/tagged-cache';
 import { DatabaseNotifications } from '../../database/notifications';
-import { parseAuthorization, isAdminPath, type CredentialScheme } from './authorization-header';
+import type { CredentialScheme, ParsedCredential } from './authorization-header';
 import type { Caller, ParleyRequest } from './caller';
 
 /**
@@ -18,6 +17,11 @@ export interface CredentialResolver {
   resolve(credential: string, req: ParleyRequest): Promise<Caller | null>;
   /** Called when a cached caller of this kind is used (e.g. to bump "last used"). */
   used?(caller: Caller): void;
+}
+
+const PRESENTED = Symbol('parley.presentedCredential');
+interface Presented {
+  [PRESENTED]?: ParsedCredential;
 }
 
 const CACHE_ENTRIES = 100_000;
@@ -58,7 +62,7 @@ export class CredentialResolvers implements OnModuleInit {
     this.passport.use(
       scheme,
       new CustomStrategy((req, done) => {
-        const parsed = parseAuthorization(req.headers.authorization, isAdminPath(req.url));
+        const parsed = (req as unknown as Presented)[PRESENTED];
         if (!parsed || parsed.scheme !== scheme) return done(null, false);
         this.lookup(scheme, parsed.credential, req as unknown as ParleyRequest).then(
           (caller) => done(null, caller ?? false),
@@ -77,12 +81,8 @@ export class CredentialResolvers implements OnModuleInit {
    * The caller a credential stands for: from the cache when possible, otherwise through the
    * scheme's Passport strategy (one indexed lookup). Null = anonymous.
    */
-  async resolve(
-    scheme: CredentialScheme,
-    credential: string,
-    req: ParleyRequest,
-    res: FastifyReply,
-  ): Promise<Caller | null> {
+  async resolve(parsed: ParsedCredential, req: ParleyRequest): Promise<Caller | null> {
+    const { scheme, credential } = parsed;
     if (!this.resolvers.has(scheme)) return null;
     const key = cacheKey(scheme, credential);
     const hit = this.cache.get(key);
@@ -91,13 +91,17 @@ export class CredentialResolvers implements OnModuleInit {
       return hit;
     }
     const generation = this.cache.currentGeneration;
+    // The strategy reads the credential the caller guard parsed (the route decides whether an
+    // admin key may be presented at all), not the header again.
+    (req as unknown as Presented)[PRESENTED] = parsed;
     const caller = await new Promise<Caller | null>((resolve, reject) => {
       const authenticate = this.passport.authenticate(
         scheme,
         { session: false },
         (err: Error | null, user: Caller | false) => (err ? reject(err) : resolve(user || null)),
-      ) as (req: ParleyRequest, res: FastifyReply, next: (err?: Error) => void) => void;
-      authenticate(req, res, (err) => reject(err ?? new Error('passport: unexpected next()')));
+      ) as (req: ParleyRequest, res: object, next: (err?: Error) => void) => void;
+      // With a callback, Passport never touches the response.
+      authenticate(req, {}, (err) => reject(err ?? new Error('passport: unexpected next()')));
     });
     if (caller) {
       const expiresAt =

@@ -5,7 +5,7 @@ import { ApiError } from './api-error';
 import { ERROR_TABLE, ErrorCode } from './error-code';
 import { OAuthError } from './oauth-error';
 import { databaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
-import { redactUrl } from '../http/logging';
+import { loggedUrlOf } from '../http/logging';
 import { DatabaseOutageTracker } from '../lifecycle/database-outage.tracker';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -156,7 +156,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         err: describeForLog(exception),
         reqId: req?.id,
         method: req?.method,
-        url: redactUrl(req?.originalUrl ?? ''),
+        url: req ? loggedUrlOf(req) : '',
       },
       'Unhandled error',
     );

@@ -93,3 +93,4 @@ export function scanJsonText(text: Uint8Array, limits: JsonLimits): JsonTextIssu
   }
   return null;
 }
+

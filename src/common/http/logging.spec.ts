@@ -1,33 +1,68 @@
 import fastify from 'fastify';
 import pino from 'pino';
-import { redactUrl, registerRequestLogging, requestIdOf } from './logging';
+import type { ParleyRequest } from '../auth/caller';
+import type { RoutePolicy } from './route-policies';
+import { redactedUrl, registerRequestLogging, requestIdOf } from './logging';
 
-describe('redactUrl', () => {
+const WEBHOOK = { params: ['token'], query: [] };
+
+describe('redactedUrl', () => {
   it.each([
     [
-      '/v1/webhooks/123/abcDEF123/repohost?wait=true',
+      'a routed webhook URL: the token parameter',
+      {
+        url: '/v1/webhooks/123/abcDEF123/repohost?wait=true',
+        template: '/v1/webhooks/:webhook_id/:token/repohost',
+        params: { webhook_id: '123', token: 'abcDEF123' },
+        redaction: WEBHOOK,
+      },
       '/v1/webhooks/123/[redacted]/repohost?wait=true',
     ],
-    ['/v1/webhooks/123/abcDEF123', '/v1/webhooks/123/[redacted]'],
-    ['/v1/auth/handoff/ABCD-EFGH/status', '/v1/auth/handoff/[redacted]/status'],
     [
-      '/v1/auth/ip-authorization/poll?ticket=secret&x=1',
-      '/v1/auth/ip-authorization/poll?ticket=[redacted]&x=1',
+      'an encoded or doubled path, logged as the route it reached',
+      {
+        url: '/v1/%77ebhooks/123/abcDEF123',
+        template: '/v1/webhooks/:webhook_id/:token',
+        params: { webhook_id: '123', token: 'abcDEF123' },
+        redaction: WEBHOOK,
+      },
+      '/v1/webhooks/123/[redacted]',
     ],
-    ['/cb?state=s&code=c', '/cb?state=[redacted]&code=[redacted]'],
-  ])('hides the secret in %s', (url, expected) => {
-    expect(redactUrl(url)).toBe(expected);
+    [
+      'a declared query credential, and the ones no route may log',
+      {
+        url: '/v1/archives/9/download?expires=1&signature=s1g&code=c&x=1',
+        template: '/v1/archives/:archiveId/download',
+        params: { archiveId: '9' },
+        redaction: { params: [], query: ['signature'] },
+      },
+      '/v1/archives/9/download?expires=1&signature=[redacted]&code=[redacted]&x=1',
+    ],
+    [
+      'an unrouted path: anything but ids and lower-case words',
+      { url: '/v1/webhooks/123/abcDEF123/unknown?token=t&x=1' },
+      '/v1/webhooks/123/[redacted]/unknown?token=[redacted]&x=[redacted]',
+    ],
+    [
+      'a routed path refused before its policy was known: every query value',
+      { url: '/v1/guilds/1?limit=5', template: '/v1/guilds/:guild_id', params: { guild_id: '1' } },
+      '/v1/guilds/1?limit=[redacted]',
+    ],
+  ])('hides %s', (_what, req, expected) => {
+    expect(redactedUrl(req)).toBe(expected);
   });
 
-  it('leaves ordinary URLs alone', () => {
-    for (const url of [
-      '/v1/webhooks/123',
-      '/v1/auth/handoff/initiate',
-      '/v1/users/@me',
-      '/v1/guilds/1?limit=5',
-    ]) {
-      expect(redactUrl(url)).toBe(url);
-    }
+  it('leaves what a route declares no credential alone', () => {
+    expect(
+      redactedUrl({
+        url: '/v1/guilds/1/members?limit=5',
+        template: '/v1/guilds/:guild_id/members',
+        params: { guild_id: '1' },
+        redaction: { params: [], query: [] },
+      }),
+    ).toBe('/v1/guilds/1/members?limit=5');
+    expect(redactedUrl({ url: '/v1/users/@me' })).toBe('/v1/users/@me');
+    expect(redactedUrl({ url: '/.well-known/service' })).toBe('/.well-known/service');
   });
 });
 
@@ -40,6 +75,13 @@ describe('registerRequestLogging', () => {
     );
     const app = fastify({ genReqId: requestIdOf });
     registerRequestLogging(app, log);
+    // What the caller guard does on a Parley route: the route's declared credentials.
+    app.addHook('preHandler', (req, _reply, done) => {
+      (req as unknown as ParleyRequest).routePolicy = {
+        redaction: { params: ['token'], query: [] },
+      } as unknown as RoutePolicy;
+      done();
+    });
     app.get('/v1/webhooks/:id/:token', (_req, reply) => reply.code(204).send());
     app.get('/v1/boom', (_req, reply) => reply.code(500).send({}));
     app.get('/v1/health/live', () => ({ ok: true }));

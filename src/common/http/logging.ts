@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ParleyRequest } from '../auth/caller';
+import { ALWAYS_REDACTED_QUERY, type LogRedaction } from './route-policy';
 import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
 import type { AppConfig } from '../../config/app.config';
@@ -119,7 +121,7 @@ export function registerRequestLogging(app: FastifyInstance, log: Pino): void {
       const level = status >= 500 && status !== 503 ? 50 : 30;
       destination.write(
         `{"level":${level},"time":${Date.now()}${pid}${req.id}","method":"${req.method}",` +
-          `"url":${JSON.stringify(redactUrl(req.originalUrl))},"status":${status},` +
+          `"url":${JSON.stringify(loggedUrlOf(req))},"status":${status},` +
           `"ms":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request"}\n`,
       );
     }
@@ -127,14 +129,79 @@ export function registerRequestLogging(app: FastifyInstance, log: Pino): void {
   });
 }
 
-// Some URLs carry secrets by design: webhook tokens and handoff codes in the path, tickets and
-// tokens in the query. None of them may reach the logs.
-const MAY_HOLD_SECRET = /\/webhooks\/|\/handoff\/|[?&](?:ticket|token|code|state)=/i;
+/** What the request log needs of a request: its URL and, once routed, the route's template. */
+export interface LoggedRequest {
+  /** The URL as sent (path and query), before any rewrite. */
+  url: string;
+  /** The matched route's path with `:name` parameters (Fastify's `routeOptions.url`). */
+  template?: string;
+  /** The decoded path parameters of the matched route. */
+  params?: unknown;
+  /** The matched route's declared credentials (set by the caller guard; absent before it ran). */
+  redaction?: LogRedaction;
+}
 
-export function redactUrl(url: string): string {
-  if (!MAY_HOLD_SECRET.test(url)) return url;
-  return url
-    .replace(/^(\/v1\/webhooks\/[^/?]+\/)[^/?]+/, '$1[redacted]')
-    .replace(/^(\/v1\/auth\/handoff\/)(?!initiate|complete)[^/?]+/, '$1[redacted]')
-    .replace(/([?&](?:ticket|token|code|state)=)[^&#]*/gi, '$1[redacted]');
+// A path segment of an unrouted URL kept in the log: an id or a lower-case word. Anything else —
+// mixed case, long, encoded — might be a credential a client mistyped the route around.
+const PLAIN_SEGMENT = /^(?:\d{1,20}|[a-z.@][a-z0-9_.@-]{0,31})$/;
+
+/**
+ * The URL as the request log shows it, with every credential redacted (ARCHITECTURE.md §3):
+ * - a routed request is logged as its route template with the parameter values filled in, except
+ *   the parameters the route declares as credentials (`@RedactInLogs`, `@PathCredential`), so
+ *   `/v1/%77ebhooks/1/<token>` and `/v1//webhooks/…` are logged, decoded, as the route they
+ *   reached; query values are kept except the route's declared ones and ALWAYS_REDACTED_QUERY;
+ * - a request refused before its route's policy was known (banned address, unknown route) keeps
+ *   only ids and lower-case words of its path, and no query value.
+ */
+export function redactedUrl(req: LoggedRequest): string {
+  const q = req.url.indexOf('?');
+  const rawPath = q < 0 ? req.url : req.url.slice(0, q);
+  const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
+  const redaction = req.redaction;
+  let path: string;
+  if (req.template && redaction) {
+    const params = (req.params ?? {}) as Record<string, unknown>;
+    path = req.template.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) =>
+      redaction.params.includes(name)
+        ? '[redacted]'
+        : encodeURIComponent(typeof params[name] === 'string' ? params[name] : ''),
+    );
+  } else {
+    path = rawPath
+      .split('/')
+      .map((segment) => (segment === '' || PLAIN_SEGMENT.test(safeDecode(segment)) ? segment : '[redacted]'))
+      .join('/');
+  }
+  if (rawQuery === '') return path;
+  const query = rawQuery
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const key = eq < 0 ? part : part.slice(0, eq);
+      const name = safeDecode(key).toLowerCase();
+      const secret =
+        !redaction || ALWAYS_REDACTED_QUERY.has(name) || redaction.query.includes(name);
+      return secret && eq >= 0 ? `${key}=[redacted]` : part;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The logged form of a Fastify request (the request log line, the error log). */
+export function loggedUrlOf(req: FastifyRequest): string {
+  return redactedUrl({
+    url: req.originalUrl,
+    template: req.routeOptions?.url,
+    params: req.params,
+    redaction: (req as ParleyRequest).routePolicy?.redaction,
+  });
 }

@@ -121,8 +121,10 @@ export function trackerFor(kind: BucketTracker, req: ParleyRequest): string {
     case 'identity':
       return caller ? `user:${caller.userId}` : `ip:${req.ip ?? 'unknown'}`;
     case 'webhook': {
-      const id = (req.params as Record<string, string | undefined>)?.webhook_id;
-      return id ? `webhook:${id}` : `ip:${req.ip ?? 'unknown'}`;
+      // Only a delivery whose token matched spends its webhook's budget; a wrong token (the id
+      // is public: every message shows it) is counted against the address that sent it.
+      const webhook = req.pathCredential?.value as { webhookId?: string } | null | undefined;
+      return webhook?.webhookId ? `webhook:${webhook.webhookId}` : `ip:${req.ip ?? 'unknown'}`;
     }
     case 'admin-key':
       return caller?.kind === 'admin' ? `admin-key:${caller.keyId}` : `ip:${req.ip ?? 'unknown'}`;

@@ -15,6 +15,7 @@ import type { ParleyRequest, SessionCaller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { ApiErrors, ApiQueryReadByHand } from '../../common/openapi/api-errors.decorator';
+import { RedactInLogs } from '../../common/http/route-policy';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import {
   AuthMfaRequiredResponse,
@@ -334,6 +335,7 @@ export class AuthController {
    */
   @Get('ip-authorization/poll')
   @Public()
+  @RedactInLogs({ query: ['ticket'] })
   @RateLimit('auth:sessions')
   @ApiOperation({
     operationId: 'poll_ip_authorization',
@@ -393,6 +395,7 @@ export class AuthController {
   /** `pending`, then `completed` with the token (once), then `expired` (also at TTL). */
   @Get('handoff/:code/status')
   @Public()
+  @RedactInLogs({ params: ['code'] })
   @RateLimit('auth:sessions')
   @ApiOperation({
     operationId: 'get_handoff_status',

@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { Public } from '../../common/auth/auth.decorator';
 import { AuthorizationHeader } from '../../common/auth/authorization-header.decorator';
+import { OAuthErrorShape } from '../../common/http/route-policy';
 import { ApiOAuthErrors } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { IntrospectRequestDto, RevokeRequestDto, TokenRequestDto } from './dto/oauth2.dto';
@@ -30,6 +31,7 @@ const CONSUMES = ['application/json', 'application/x-www-form-urlencoded'] as co
 @ApiSecurity({})
 @ApiSecurity('clientBasic')
 @ApiOAuthErrors('invalid_request', 'invalid_client')
+@OAuthErrorShape()
 @Controller('oauth2')
 export class OAuth2TokenController {
   constructor(private readonly endpoints: OAuth2ClientEndpointsService) {}

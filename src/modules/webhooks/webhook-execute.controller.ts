@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Headers, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtraModels,
@@ -6,19 +6,20 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiProduces,
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Public } from '../../common/auth/auth.decorator';
+import { ReceivedBody } from '../../common/http/body-reader';
+import { ForeignPayload } from '../../common/http/route-policy';
+import type { ReceivedPayload } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
-import { RawBody } from '../../common/http/raw-body.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
-import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { MessageResponse } from '../guilds/guild.response';
 import {
   ChatCompatWebhookRequest,
@@ -27,15 +28,15 @@ import {
   RepoHostWebhook,
 } from './dto/webhook-payloads.dto';
 import { sendExecuteResult } from './execute-response';
+import type { AuthenticatedWebhook } from './webhook-credentials';
 import { WebhookExecutionService } from './webhook-execution.service';
+import { CurrentWebhook, WebhookTokenAuth } from './webhook-token-auth.decorator';
 import {
   CHATCOMPAT_EXAMPLES,
   ERRORTRACKER_EXAMPLES,
   EXECUTE_WEBHOOK_EXAMPLES,
   REPOHOST_EXAMPLES,
 } from './webhooks.examples';
-
-const WebhookId = () => Param('webhook_id', new ParseSnowflakePipe(ErrorCode.UnknownWebhook));
 
 const WAIT = {
   name: 'wait',
@@ -45,19 +46,24 @@ const WAIT = {
 };
 
 /**
- * Executing webhooks: public, the token in the path is the credential. Bodies are taken as
- * `unknown` (no whitelisting DTO): foreign payloads are loose and must never be rejected for
- * unknown fields.
+ * Executing webhooks: the token in the path is the credential, checked by `@WebhookTokenAuth`
+ * before the rate limiter and before a byte of the body is read. Bodies are foreign payloads
+ * (`@ForeignPayload`): kept as bytes, checked against the signing secret, and parsed by the
+ * execution service (no whitelisting DTO: they are loose and must never be rejected for unknown
+ * fields).
  */
 @ApiTags('Webhooks')
 @ApiExtraModels(RepoHostWebhook, ErrorTrackerWebhook, ChatCompatWebhookRequest)
+@ApiParam({ name: 'webhook_id', type: String })
+@ApiParam({ name: 'token', type: String })
+@WebhookTokenAuth()
 @Controller('webhooks/:webhook_id/:token')
 export class WebhookExecuteController {
   constructor(private readonly execution: WebhookExecutionService) {}
 
   /** Discord-style execute: `{content, embeds, username, avatar_url}`. */
   @Post()
-  @Public()
+  @ForeignPayload()
   @RateLimit('webhook:execute', { global: false })
   @ApiOperation({
     operationId: 'execute_webhook',
@@ -79,13 +85,14 @@ export class WebhookExecuteController {
     ['embeds', FieldErrorCode.BaseTypeArray],
   )
   async execute(
-    @WebhookId() webhookId: string,
-    @Param('token') token: string,
+    @CurrentWebhook() webhook: AuthenticatedWebhook,
     @Query('wait') wait: unknown,
-    @Body() body: unknown,
+    @Headers() headers: IncomingHttpHeaders,
+    @ReceivedBody() payload: ReceivedPayload | null,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageResponse | string | undefined> {
-    return sendExecuteResult(res, await this.execution.executePlain(webhookId, token, body), wait);
+    const result = await this.execution.execute('plain', { webhook, payload, headers });
+    return sendExecuteResult(res, result, wait);
   }
 
   /**
@@ -93,7 +100,7 @@ export class WebhookExecuteController {
    * JSON or form-encoded `payload=`. Unsupported events → 204, nothing posted.
    */
   @Post('repohost')
-  @Public()
+  @ForeignPayload({ size: 'large' })
   @RateLimit('webhook:repohost', { global: false })
   @ApiOperation({
     operationId: 'execute_repohost_webhook',
@@ -144,21 +151,19 @@ export class WebhookExecuteController {
     FieldErrorCode.BaseTypeObject,
   ])
   async repoHost(
-    @WebhookId() webhookId: string,
-    @Param('token') token: string,
+    @CurrentWebhook() webhook: AuthenticatedWebhook,
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
-    @Body() body: unknown,
-    @RawBody() rawBody: Buffer,
+    @ReceivedBody() payload: ReceivedPayload | null,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageResponse | string | undefined> {
-    const result = await this.execution.executeRepoHost(webhookId, token, headers, body, rawBody);
+    const result = await this.execution.execute('repohost', { webhook, payload, headers });
     return sendExecuteResult(res, result, wait);
   }
 
   /** Error-tracker (Sentry-format) events, legacy and integration-platform formats. */
   @Post('errortracker')
-  @Public()
+  @ForeignPayload()
   @RateLimit('webhook:errortracker', { global: false })
   @ApiOperation({
     operationId: 'execute_errortracker_webhook',
@@ -192,27 +197,19 @@ export class WebhookExecuteController {
     FieldErrorCode.BaseTypeObject,
   ])
   async errorTracker(
-    @WebhookId() webhookId: string,
-    @Param('token') token: string,
+    @CurrentWebhook() webhook: AuthenticatedWebhook,
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
-    @Body() body: unknown,
-    @RawBody() rawBody: Buffer,
+    @ReceivedBody() payload: ReceivedPayload | null,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageResponse | string | undefined> {
-    const result = await this.execution.executeErrorTracker(
-      webhookId,
-      token,
-      headers,
-      body,
-      rawBody,
-    );
+    const result = await this.execution.execute('errortracker', { webhook, payload, headers });
     return sendExecuteResult(res, result, wait);
   }
 
   /** Chat-tool (Slack-format) bodies: answers `200 ok` (text/plain) like the original. */
   @Post('chatcompat')
-  @Public()
+  @ForeignPayload()
   @RateLimit('webhook:execute', { global: false })
   @ApiOperation({
     operationId: 'execute_chatcompat_webhook',
@@ -228,13 +225,13 @@ export class WebhookExecuteController {
   @ApiNoContentResponse({ description: 'Nothing to post.' })
   @ApiErrors(ErrorCode.UnknownWebhook, ['root', FieldErrorCode.BaseTypeObject])
   async chatCompat(
-    @WebhookId() webhookId: string,
-    @Param('token') token: string,
+    @CurrentWebhook() webhook: AuthenticatedWebhook,
     @Query('wait') wait: unknown,
-    @Body() body: unknown,
+    @Headers() headers: IncomingHttpHeaders,
+    @ReceivedBody() payload: ReceivedPayload | null,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageResponse | string | undefined> {
-    const result = await this.execution.executeChatCompat(webhookId, token, body);
+    const result = await this.execution.execute('chatcompat', { webhook, payload, headers });
     return sendExecuteResult(res, result, wait, 'chatcompat');
   }
 }

@@ -2,35 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DataSource } from 'typeorm';
-import { constantTimeEqual, decryptSecret, sha256 } from '../../common/crypto/tokens';
-import { ApiError, type FieldError } from '../../common/errors/api-error';
+import type { ReceivedPayload } from '../../common/auth/caller';
+import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { webhookAuthor } from '../guilds/guild.mapper';
 import type { MessageResponse } from '../guilds/guild.response';
-import { transformChatCompat } from './transformers/chatcompat.transformer';
-import {
-  MAX_EMBEDS,
-  MAX_USERNAME,
-  normalizeDraft,
-  type Embed,
-  type MessageDraft,
-} from '../guilds/embeds/embed';
-import { transformErrorTracker } from './transformers/errortracker.transformer';
-import { asRecord } from './transformers/read';
-import { transformRepoHost } from './transformers/repohost.transformer';
-import { EMBED_LIMITS } from '../guilds/embeds/truncate';
-import { WebhookTokenCache, type SigningSecret } from './webhook-token-cache';
+import type { MessageDraft } from '../guilds/embeds/embed';
+import { WebhookTokenCache } from './webhook-token-cache';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedStatement } from '../../database/prepared';
-import { AppConfig } from '../../config/app.config';
-import { verifyDeliverySignature, type SignatureScheme } from './webhook-signature';
+import { firstHeader, type DeliveryFormat } from './delivery';
+import { DeliveryParser } from './delivery-parser';
+import { WebhookCredentials, type AuthenticatedWebhook } from './webhook-credentials';
 
 /** What an execute answers: the posted message, or nothing (204 / chatcompat `ok`). */
 export type ExecuteResult = { posted: true; message: MessageResponse } | { posted: false };
 
-const TOKEN_RE = /^[A-Za-z0-9]{64}$/;
 const MAX_DELIVERY_ID = 100;
 
 // One statement both posts and re-checks the webhook: if it was deleted (on any instance) or its
@@ -64,20 +52,6 @@ const INSERT_MESSAGES = new PreparedStatement<InsertedRow>(
   RETURNING id::text AS id, channel_id::text AS channel_id, webhook_name, webhook_avatar, created_at`,
 );
 
-const TOKEN_HASH = new PreparedStatement<{
-  token_hash: Buffer;
-  signing_secret_encrypted: string | null;
-}>(
-  'parley_webhook_credentials',
-  'SELECT token_hash, signing_secret_encrypted FROM webhooks WHERE id = $1',
-);
-
-/** What an execute learnt from the token check. */
-export interface AuthenticatedWebhook {
-  tokenHash: Buffer;
-  signing: SigningSecret | null;
-}
-
 /**
  * For signed routes, the sealed secret the delivery was checked against (null: none), which the
  * INSERT re-checks; undefined on routes that take no signature.
@@ -110,20 +84,6 @@ interface InsertedRow {
   created_at: Date;
 }
 
-const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
-  const v = headers[name];
-  const s = Array.isArray(v) ? v[0] : v;
-  return typeof s === 'string' && s.trim() !== '' ? s.trim() : undefined;
-};
-
-/** Event-name headers, in the order read: GitHub's, then those of its compatible hosts. */
-const EVENT_HEADERS = [
-  'x-github-event',
-  'x-gitea-event',
-  'x-forgejo-event',
-  'x-gogs-event',
-  'x-event-key',
-];
 const DELIVERY_HEADERS = [
   'x-github-delivery',
   'x-gitea-delivery',
@@ -131,18 +91,23 @@ const DELIVERY_HEADERS = [
   'x-gogs-delivery',
 ];
 
-const firstHeader = (headers: IncomingHttpHeaders, names: string[]): string | undefined => {
-  for (const name of names) {
-    const v = header(headers, name);
-    if (v !== undefined) return v;
-  }
-  return undefined;
-};
+/** A delivery as its route received it, after the token check (webhook-credentials.ts). */
+export interface Delivery {
+  webhook: AuthenticatedWebhook;
+  /** The body as received; null when there was none of a JSON or form type. */
+  payload: ReceivedPayload | null;
+  headers: IncomingHttpHeaders;
+}
+
+/** Routes whose deliveries may be signed (the webhook's signing secret, when set). */
+const SIGNED_FORMATS = new Set<DeliveryFormat>(['repohost', 'errortracker']);
 
 /**
  * Executes webhooks: the Discord-style plain body and the three foreign formats. Hot path
- * (ARCHITECTURE.md §7): a token check (cached ≤ 5 s in process, else one indexed lookup) and one INSERT.
- * No outbound HTTP (avatar URLs are stored as given), no channel row update.
+ * (ARCHITECTURE.md §7): the token was checked by the route's guard (cached ≤ 5 s in process, else
+ * one indexed lookup), the body is rendered (delivery-parser.ts: on the event loop when small,
+ * on a worker thread when large), then one INSERT. No outbound HTTP (avatar URLs are stored as
+ * given), no channel row update.
  */
 @Injectable()
 export class WebhookExecutionService {
@@ -150,7 +115,8 @@ export class WebhookExecutionService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly snowflakes: SnowflakeService,
     private readonly cache: WebhookTokenCache,
-    private readonly config: AppConfig,
+    private readonly credentials: WebhookCredentials,
+    private readonly parser: DeliveryParser,
   ) {}
 
   /** Messages posted within the same moment share one INSERT and one commit (ARCHITECTURE.md §7). */
@@ -158,44 +124,6 @@ export class WebhookExecutionService {
     (batch) => this.insertBatch(batch),
     { maxBatch: 500, maxInFlight: 4 },
   );
-
-  /**
-   * Checks id + token (constant time); returns the token hash and the signing secret (both cached
-   * together: no query of its own for the secret). Wrong id or token → 404.
-   */
-  async authenticate(webhookId: string, token: string): Promise<AuthenticatedWebhook> {
-    if (!TOKEN_RE.test(token)) throw new ApiError(ErrorCode.UnknownWebhook);
-    const given = sha256(token);
-    let cached = this.cache.get(webhookId);
-    if (!cached) {
-      const rows = await TOKEN_HASH.run(this.dataSource, [webhookId]);
-      if (!rows[0]) throw new ApiError(ErrorCode.UnknownWebhook);
-      const sealed = rows[0].signing_secret_encrypted;
-      const signing = sealed
-        ? { key: Buffer.from(decryptSecret(this.config.secretKey, sealed), 'utf8'), sealed }
-        : null;
-      this.cache.set(webhookId, rows[0].token_hash, signing);
-      cached = { tokenHash: rows[0].token_hash, signing, expiresAt: 0 };
-    }
-    if (!constantTimeEqual(cached.tokenHash, given)) throw new ApiError(ErrorCode.UnknownWebhook);
-    return { tokenHash: given, signing: cached.signing };
-  }
-
-  /**
-   * With a signing secret set, a delivery must carry a valid signature of the bytes received
-   * (401 otherwise, before anything is parsed or recorded). Returns what the INSERT re-checks.
-   */
-  private checkSignature(
-    auth: AuthenticatedWebhook,
-    scheme: SignatureScheme,
-    headers: IncomingHttpHeaders,
-    rawBody: Buffer,
-  ): SecretCheck {
-    if (auth.signing && !verifyDeliverySignature(scheme, auth.signing.key, headers, rawBody)) {
-      throw new ApiError(ErrorCode.InvalidWebhookSignature);
-    }
-    return { sealed: auth.signing?.sealed ?? null };
-  }
 
   /**
    * Inserts the message; 404 when the webhook vanished since the token check, 401 when its
@@ -211,11 +139,8 @@ export class WebhookExecutionService {
     const row = await this.writer.submit({ id, webhookId, tokenHash, secretCheck, draft });
     if (!row) {
       this.cache.evict(webhookId);
-      if (secretCheck) {
-        const now = await TOKEN_HASH.run(this.dataSource, [webhookId]);
-        if (now[0] && constantTimeEqual(now[0].token_hash, tokenHash)) {
-          throw new ApiError(ErrorCode.InvalidWebhookSignature);
-        }
+      if (secretCheck && (await this.credentials.stillHolds(webhookId, tokenHash))) {
+        throw new ApiError(ErrorCode.InvalidWebhookSignature);
       }
       throw new ApiError(ErrorCode.UnknownWebhook);
     }
@@ -268,118 +193,39 @@ export class WebhookExecutionService {
     return rows[0] ?? null;
   }
 
-  private async postIfAny(
-    webhookId: string,
-    tokenHash: Buffer,
-    draft: MessageDraft | null,
-    secretCheck?: SecretCheck,
-  ): Promise<ExecuteResult> {
-    if (!draft) return { posted: false };
-    return { posted: true, message: await this.post(webhookId, tokenHash, draft, secretCheck) };
-  }
-
-  /** Discord-style `{content, embeds, username, avatar_url}`. Unknown fields are ignored. */
-  async executePlain(webhookId: string, token: string, body: unknown): Promise<ExecuteResult> {
-    const { tokenHash } = await this.authenticate(webhookId, token);
-    const p = payloadObject(body);
-    const errors: FieldError[] = [];
-    const str = (key: string, max: number): string | undefined => {
-      const v = p[key];
-      if (v === undefined || v === null) return undefined;
-      if (typeof v !== 'string') {
-        errors.push({
-          path: key,
-          code: FieldErrorCode.BaseTypeString,
-          message: `${key} must be a string`,
-        });
-      } else if (v.length > max) {
-        errors.push({
-          path: key,
-          code: FieldErrorCode.BaseTypeMaxLength,
-          message: `${key} must be at most ${max} characters`,
-        });
-      } else return v;
-      return undefined;
-    };
-    const content = str('content', EMBED_LIMITS.content);
-    const username = str('username', MAX_USERNAME);
-    const avatarUrl = str('avatar_url', 2048);
-    let embeds: Embed[] = [];
-    if (p.embeds !== undefined && p.embeds !== null) {
-      if (!Array.isArray(p.embeds) || !p.embeds.every((e) => asRecord(e) !== undefined)) {
-        errors.push({
-          path: 'embeds',
-          code: FieldErrorCode.BaseTypeArray,
-          message: 'embeds must be an array of objects',
-        });
-      } else if (p.embeds.length > MAX_EMBEDS) {
-        errors.push({
-          path: 'embeds',
-          code: FieldErrorCode.BaseTypeMaxLength,
-          message: `At most ${MAX_EMBEDS} embeds`,
-        });
-      } else embeds = p.embeds as Embed[];
-    }
-    if (errors.length > 0) throw ApiError.form(errors);
-    const draft = normalizeDraft({ content, username, avatar_url: avatarUrl, embeds });
-    if (!draft) throw new ApiError(ErrorCode.EmptyMessage);
-    return { posted: true, message: await this.post(webhookId, tokenHash, draft) };
-  }
-
   /**
-   * GitHub-format deliveries, and the GitHub-compatible ones of Gitea, Forgejo and Gogs. The
-   * event comes from the first of EVENT_HEADERS present; the delivery id (DELIVERY_HEADERS)
-   * de-duplicates redeliveries for a day. With a signing secret, `X-Hub-Signature-256` must sign
-   * the raw body, checked before anything is parsed or a delivery id recorded.
+   * Renders a delivery and posts what it yields. On signed routes the signature is checked over
+   * the exact bytes first (401), and the INSERT re-checks the sealed secret it was checked
+   * against, so a secret changed meanwhile on another instance refuses it too. Returns whether
+   * anything was posted.
    */
-  async executeRepoHost(
-    webhookId: string,
-    token: string,
-    headers: IncomingHttpHeaders,
-    body: unknown,
-    rawBody: Buffer,
-  ): Promise<ExecuteResult> {
-    const auth = await this.authenticate(webhookId, token);
-    const secretCheck = this.checkSignature(auth, 'repohost', headers, rawBody);
-    const payload = payloadObject(body);
-    const event = firstHeader(headers, EVENT_HEADERS) ?? '';
-    const draft = transformRepoHost(event, payload);
-    if (!draft) return { posted: false };
-    const delivery = firstHeader(headers, DELIVERY_HEADERS);
-    if (delivery && !(await this.firstDelivery(webhookId, delivery))) return { posted: false };
+  async execute(format: DeliveryFormat, delivery: Delivery): Promise<ExecuteResult> {
+    const { webhook } = delivery;
+    const signed = SIGNED_FORMATS.has(format);
+    const draft = await this.parser.render({
+      format,
+      payload: delivery.payload,
+      headers: delivery.headers,
+      signingKey: signed ? (webhook.signing?.key ?? null) : null,
+    });
+    if (!draft) {
+      if (format === 'plain') throw new ApiError(ErrorCode.EmptyMessage);
+      return { posted: false };
+    }
+    const secretCheck: SecretCheck = signed ? { sealed: webhook.signing?.sealed ?? null } : undefined;
+    // GitHub-style delivery ids de-duplicate redeliveries for a day (after the signature check).
+    const deliveryId = format === 'repohost' ? firstHeader(delivery.headers, DELIVERY_HEADERS) : undefined;
+    if (deliveryId && !(await this.firstDelivery(webhook.webhookId, deliveryId))) {
+      return { posted: false };
+    }
     try {
-      return await this.postIfAny(webhookId, auth.tokenHash, draft, secretCheck);
+      const message = await this.post(webhook.webhookId, webhook.tokenHash, draft, secretCheck);
+      return { posted: true, message };
     } catch (err) {
       // Nothing was posted: the sender's redelivery must not be taken for a duplicate.
-      if (delivery) await this.forgetDelivery(webhookId, delivery);
+      if (deliveryId) await this.forgetDelivery(webhook.webhookId, deliveryId);
       throw err;
     }
-  }
-
-  /**
-   * Sentry-format deliveries; the resource comes from `Sentry-Hook-Resource` or `X-Sentry-Event`.
-   * With a signing secret, `Sentry-Hook-Signature` must sign the raw body.
-   */
-  async executeErrorTracker(
-    webhookId: string,
-    token: string,
-    headers: IncomingHttpHeaders,
-    body: unknown,
-    rawBody: Buffer,
-  ): Promise<ExecuteResult> {
-    const auth = await this.authenticate(webhookId, token);
-    const secretCheck = this.checkSignature(auth, 'errortracker', headers, rawBody);
-    const payload = payloadObject(body);
-    const resource = header(headers, 'sentry-hook-resource') ?? header(headers, 'x-sentry-event');
-    const draft = transformErrorTracker(resource, payload);
-    return this.postIfAny(webhookId, auth.tokenHash, draft, secretCheck);
-  }
-
-  /** Slack-format incoming-webhook bodies. */
-  async executeChatCompat(webhookId: string, token: string, body: unknown): Promise<ExecuteResult> {
-    const { tokenHash } = await this.authenticate(webhookId, token);
-    const payload = payloadObject(body);
-    return this.postIfAny(webhookId, tokenHash, transformChatCompat(payload));
   }
 
   /** Releases a recorded delivery id whose message was not posted. Best effort. */
@@ -406,29 +252,4 @@ export class WebhookExecutionService {
       throw err;
     }
   }
-}
-
-/**
- * The JSON object of a foreign delivery. Senders may also post form-encoded `payload=<json>`
- * (GitHub's and Slack's form content type). Anything else is a 400, never a 500.
- */
-export function payloadObject(body: unknown): Record<string, unknown> {
-  let value = body;
-  const form = asRecord(body);
-  if (form && typeof form.payload === 'string' && Object.keys(form).length === 1) {
-    try {
-      value = JSON.parse(form.payload);
-    } catch {
-      throw new ApiError(ErrorCode.InvalidJson);
-    }
-  }
-  const record = asRecord(value);
-  if (!record) {
-    throw ApiError.field(
-      'root',
-      FieldErrorCode.BaseTypeObject,
-      'The request body must be a JSON object.',
-    );
-  }
-  return record;
 }

@@ -7,7 +7,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { Auth, CurrentCaller, Public } from '../../common/auth/auth.decorator';
+import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
@@ -19,6 +19,7 @@ import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { UpdateWebhookDto, UpdateWebhookTokenDto } from './dto/update-webhook.dto';
 import { WebhookResponse, WebhookTokenResponse } from './webhook.response';
 import { WebhooksService } from './webhooks.service';
+import { WebhookTokenAuth } from './webhook-token-auth.decorator';
 import {
   CREATE_WEBHOOK_EXAMPLES,
   UPDATE_WEBHOOK_EXAMPLES,
@@ -165,7 +166,7 @@ export class WebhooksController {
 
   /** The webhook, authenticated by its token. */
   @Get('webhooks/:webhook_id/:token')
-  @Public()
+  @WebhookTokenAuth()
   @ApiOperation({
     operationId: 'get_webhook_with_token',
     summary: 'Get a webhook with its token',
@@ -181,7 +182,7 @@ export class WebhooksController {
   }
 
   @Patch('webhooks/:webhook_id/:token')
-  @Public()
+  @WebhookTokenAuth()
   @ApiOperation({
     operationId: 'update_webhook_with_token',
     summary: 'Update a webhook with its token',
@@ -206,7 +207,7 @@ export class WebhooksController {
 
   @Delete('webhooks/:webhook_id/:token')
   @HttpCode(204)
-  @Public()
+  @WebhookTokenAuth()
   @ApiOperation({
     operationId: 'delete_webhook_with_token',
     summary: 'Delete a webhook with its token',

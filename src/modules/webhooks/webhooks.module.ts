@@ -11,6 +11,8 @@ import { WebhookEntity } from './webhook.entity';
 import { WebhookExecuteController } from './webhook-execute.controller';
 import { WebhookExecutionService } from './webhook-execution.service';
 import { WebhookTokenCache } from './webhook-token-cache';
+import { WebhookCredentials } from './webhook-credentials';
+import { DeliveryParser } from './delivery-parser';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
@@ -29,6 +31,8 @@ import { WebhooksService } from './webhooks.service';
     WebhooksService,
     WebhookExecutionService,
     WebhookTokenCache,
+    WebhookCredentials,
+    DeliveryParser,
   ],
   exports: [WebhooksService],
 })

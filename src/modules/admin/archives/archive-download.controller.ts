@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { Public } from '../../../common/auth/auth.decorator';
 import { ErrorCode } from '../../../common/errors/error-code';
+import { RedactInLogs } from '../../../common/http/route-policy';
 import { ApiErrors, ApiQueryReadByHand } from '../../../common/openapi/api-errors.decorator';
 import { ArchivesService } from './archives.service';
 
@@ -20,6 +21,8 @@ export class ArchiveDownloadController {
 
   @Get(':archiveId/download')
   @Public()
+  // The signature alone downloads a user's data for 24 hours.
+  @RedactInLogs({ query: ['signature'] })
   @ApiOperation({
     operationId: 'download_archive',
     summary: 'Download an archive through its signed link',

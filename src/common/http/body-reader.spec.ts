@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
-import { jsonBodyVerifier } from './body-parsers';
+import { jsonBodyVerifier } from './body-reader';
 import { MAX_DTO_JSON_ITEMS, MAX_JSON_DEPTH } from './json-limits';
 
 const req = {} as IncomingMessage;

@@ -1,0 +1,164 @@
+import {
+  CallHandler,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  type OnModuleInit,
+} from '@nestjs/common';
+import bodyParser from 'body-parser';
+import { parse as parseContentType } from 'content-type';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Observable } from 'rxjs';
+import typeIs from 'type-is';
+import { AppConfig } from '../../config/app.config';
+import type { ParleyRequest, ReceivedPayload } from '../auth/caller';
+import { toApiError } from '../errors/all-exceptions.filter';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-code';
+import { OAuthError } from '../errors/oauth-error';
+import { checkJsonText } from './json-check';
+import { type JsonLimits, MAX_DTO_JSON_ITEMS, MAX_JSON_DEPTH } from './json-limits';
+import type { BodyPolicy } from './route-policy';
+
+/** Media types a JSON body may be declared as. */
+export const JSON_TYPES = ['application/json', 'application/*+json'];
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+type Middleware = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
+
+/** body-parser's `verify` hook running checkJsonText on the exact bytes it is about to parse. */
+export function jsonBodyVerifier(
+  limits: JsonLimits,
+): (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string) => void {
+  return (_req, _res, body, encoding) => checkJsonText(body, encoding, limits);
+}
+
+/** Runs body-parser middlewares one after the other on the raw request, like Express would. */
+function chain(...parsers: Middleware[]): Middleware {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err || i === parsers.length) return next(err);
+      parsers[i++](req, res, step);
+    };
+    step();
+  };
+}
+
+/** Whether a request carries a body (a length above zero, or chunked), as body-parser decides. */
+export function hasBody(req: IncomingMessage): boolean {
+  return typeIs.hasBody(req) && req.headers['content-length'] !== '0';
+}
+
+/** The Node request under the framework's one (Fastify wraps it as `raw`; Express is it). */
+export function nodeRequestOf(req: object): IncomingMessage & { body?: unknown } {
+  return ((req as { raw?: IncomingMessage }).raw ?? req) as IncomingMessage & { body?: unknown };
+}
+
+/**
+ * Reads the request body for the handler, after every guard has passed (Nest runs interceptors
+ * after guards): a request whose credential is wrong, whose caller is rate limited or whose path
+ * names no webhook is answered before a byte of its body is read, so it costs no parsing, and
+ * its connection is closed rather than drained (see `closeIfBodyUnread`). What is read and how
+ * comes from the route's `BodyPolicy` (route-policy.ts), with the limits of ARCHITECTURE.md §5:
+ *
+ * - `dto` routes: body-parser (the parser Express uses) on the raw request — `Content-Encoding`
+ *   undone, the declared charset honoured, the size limit enforced on the decoded bytes — with
+ *   JSON checked by `checkJsonText` before JSON.parse and form bodies flat (`a[b]` is not nested,
+ *   at most 1,000 parameters). A body that does not parse is a 400 envelope, or RFC 6749
+ *   `invalid_request` on `@OAuthErrorShape` routes. A content type no parser takes leaves the
+ *   body undefined (the DTO validation then answers), as in Express.
+ * - `foreign` routes: the decoded bytes of a JSON or form body, unparsed, on `req.payload`; their
+ *   owner verifies a signature over them and parses them, off the event loop when they are large
+ *   (webhooks/delivery-parser.ts). Any other content type leaves the payload null.
+ */
+@Injectable()
+export class BodyReader implements NestInterceptor, OnModuleInit {
+  private parsers!: {
+    dto: Record<BodyPolicy['size'], Middleware>;
+    foreign: Record<BodyPolicy['size'], Middleware>;
+  };
+
+  constructor(private readonly config: AppConfig) {}
+
+  onModuleInit(): void {
+    const limits: Record<BodyPolicy['size'], number> = {
+      default: this.config.limits.jsonBodyBytes,
+      large: this.config.limits.repohostBodyBytes,
+    };
+    const verify = jsonBodyVerifier({ maxDepth: MAX_JSON_DEPTH, maxItems: MAX_DTO_JSON_ITEMS });
+    const dto = (limit: number) =>
+      chain(
+        bodyParser.json({ limit, type: JSON_TYPES, verify }),
+        // Flat `key=value` pairs (no `a[b]` nesting, no prototype keys), at most 1,000; a repeated
+        // key is an array of strings.
+        bodyParser.urlencoded({ limit, extended: false }),
+      );
+    const foreign = (limit: number) =>
+      bodyParser.raw({ limit, type: (req) => foreignMediaType(req) !== null });
+    this.parsers = {
+      dto: { default: dto(limits.default), large: dto(limits.large) },
+      foreign: { default: foreign(limits.default), large: foreign(limits.large) },
+    };
+  }
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const req = context.switchToHttp().getRequest<ParleyRequest>();
+    const raw = nodeRequestOf(req);
+    const policy = req.routePolicy?.body;
+    if (policy && hasBody(raw)) {
+      await this.read(raw, policy);
+      if (policy.kind === 'foreign') req.payload = receivedPayload(raw);
+      else (req as { body?: unknown }).body = raw.body;
+    } else if (policy?.kind === 'foreign') {
+      req.payload = null;
+    }
+    return next.handle();
+  }
+
+  private read(raw: IncomingMessage, policy: BodyPolicy): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.parsers[policy.kind][policy.size](raw, null as never, (err?: unknown) => {
+        if (!err) return resolve();
+        const apiError = toApiError(err);
+        if (!apiError) return reject(err instanceof Error ? err : new Error('body read failed'));
+        reject(
+          policy.oauthErrors
+            ? new OAuthError('invalid_request', 'The request body could not be parsed.')
+            : apiError,
+        );
+      });
+    });
+  }
+}
+
+/** `json` or `form` for the media types a foreign route reads; null for any other. */
+function foreignMediaType(req: IncomingMessage): ReceivedPayload['mediaType'] | null {
+  if (typeIs(req, JSON_TYPES)) return 'json';
+  if (typeIs(req, [FORM_TYPE])) return 'form';
+  return null;
+}
+
+function receivedPayload(raw: IncomingMessage & { body?: unknown }): ReceivedPayload | null {
+  const mediaType = foreignMediaType(raw);
+  if (!mediaType || !Buffer.isBuffer(raw.body)) return null;
+  let charset: string | null = null;
+  try {
+    charset =
+      parseContentType(raw.headers['content-type'] ?? '').parameters.charset?.toLowerCase() ?? null;
+  } catch {
+    throw new ApiError(ErrorCode.UnsupportedMediaType);
+  }
+  return { bytes: raw.body, mediaType, charset };
+}
+
+/** Handler parameter of a `@ForeignPayload` route: the body as received (null: none to read). */
+export const ReceivedBody = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): ReceivedPayload | null =>
+    ctx.switchToHttp().getRequest<ParleyRequest>().payload ?? null,
+);

@@ -1,0 +1,56 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AUTH_METADATA, PUBLIC_METADATA, type ResolvedAuthOptions } from '../auth/auth.metadata';
+import { PATH_CREDENTIAL_METADATA } from '../auth/path-credential';
+import {
+  BODY_POLICY_METADATA,
+  DEFAULT_BODY_POLICY,
+  LOG_REDACTION_METADATA,
+  NO_REDACTION,
+  type BodyPolicy,
+  type LogRedaction,
+} from './route-policy';
+
+/** Everything the pipeline needs to know about the matched route, read once per handler. */
+export interface RoutePolicy {
+  /** `@Auth` or `@Public` is present (default deny refuses the others). */
+  declared: boolean;
+  /** Only routes that take admin keys resolve `Authorization: Admin …` (ARCHITECTURE.md §4). */
+  acceptsAdminKeys: boolean;
+  /** The registered path credential the route is authenticated by, if any. */
+  pathCredential: string | null;
+  body: BodyPolicy;
+  redaction: LogRedaction;
+}
+
+/**
+ * Reads the route policy of a handler from its decorators (`@Auth`, `@Public`, `@PathCredential`,
+ * `@ForeignPayload`, `@OAuthErrorShape`, `@RedactInLogs`), once per handler: metadata is fixed
+ * at boot. The caller guard puts it on the request, where the body reader, the exception filter
+ * and the request log find it.
+ */
+@Injectable()
+export class RoutePolicies {
+  private readonly byHandler = new WeakMap<object, RoutePolicy>();
+
+  constructor(private readonly reflector: Reflector) {}
+
+  of(context: ExecutionContext): RoutePolicy {
+    const handler = context.getHandler();
+    let policy = this.byHandler.get(handler);
+    if (!policy) {
+      const targets = [handler, context.getClass()];
+      const get = <T>(key: string) => this.reflector.getAllAndOverride<T | undefined>(key, targets);
+      const auth = get<ResolvedAuthOptions>(AUTH_METADATA);
+      policy = {
+        declared: !!get<boolean>(PUBLIC_METADATA) || !!auth,
+        acceptsAdminKeys: auth?.kinds.includes('admin') ?? false,
+        pathCredential: get<string>(PATH_CREDENTIAL_METADATA) ?? null,
+        body: get<BodyPolicy>(BODY_POLICY_METADATA) ?? DEFAULT_BODY_POLICY,
+        redaction: get<LogRedaction>(LOG_REDACTION_METADATA) ?? NO_REDACTION,
+      };
+      this.byHandler.set(handler, policy);
+    }
+    return policy;
+  }
+}

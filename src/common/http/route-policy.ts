@@ -1,0 +1,75 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+
+/**
+ * What the request pipeline does for a route, declared on the route (like `@Auth`) and read from
+ * the matched handler — never from URL patterns, so renaming a route cannot silently change it
+ * (ARCHITECTURE.md §3). Defaults suit an ordinary JSON API route.
+ */
+export const BODY_POLICY_METADATA = 'parley:body-policy';
+export const LOG_REDACTION_METADATA = 'parley:log-redaction';
+
+/** How a route's request body is read (body-reader.interceptor.ts), after its guards have passed. */
+export interface BodyPolicy {
+  /**
+   * `dto`: JSON or form-encoded, parsed into an object for a DTO (at most MAX_DTO_JSON_ITEMS
+   * items). `foreign`: a sender's payload (webhook deliveries): the exact bytes are kept for the
+   * route's owner, which checks their signature and parses them, off the event loop when large.
+   */
+  kind: 'dto' | 'foreign';
+  /** `default`: 1 MiB (`JSON_BODY_LIMIT`); `large`: 25 MiB (`REPOHOST_BODY_LIMIT`). */
+  size: 'default' | 'large';
+  /** Parse errors in the RFC 6749 shape (the OAuth2 token, revocation and introspection endpoints). */
+  oauthErrors: boolean;
+}
+
+export const DEFAULT_BODY_POLICY: BodyPolicy = { kind: 'dto', size: 'default', oauthErrors: false };
+
+/** A route whose body is a foreign delivery: kept as bytes (see BodyPolicy.kind). */
+export const ForeignPayload = (
+  options: { size?: BodyPolicy["size"] } = {},
+): MethodDecorator & ClassDecorator =>
+  SetMetadata(BODY_POLICY_METADATA, {
+    ...DEFAULT_BODY_POLICY,
+    kind: 'foreign',
+    size: options.size ?? 'default',
+  } satisfies BodyPolicy);
+
+/** An RFC 6749 endpoint: even a body that does not parse is answered `invalid_request`. */
+export const OAuthErrorShape = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(BODY_POLICY_METADATA, { ...DEFAULT_BODY_POLICY, oauthErrors: true } satisfies BodyPolicy);
+
+/** Which parts of a route's URL are credentials, kept out of the request log. */
+export interface LogRedaction {
+  /** Path parameters (by name) that are credentials, e.g. a webhook's `token`. */
+  params: readonly string[];
+  /** Query parameters that are credentials, e.g. a signed link's `signature`. */
+  query: readonly string[];
+}
+
+export const NO_REDACTION: LogRedaction = { params: [], query: [] };
+
+/**
+ * Query parameter names that are never logged on any route, whatever it declares: a second line
+ * of defence for a route that forgot to declare them (OAuth2 and e-mail link conventions).
+ */
+export const ALWAYS_REDACTED_QUERY = new Set([
+  'code',
+  'state',
+  'token',
+  'ticket',
+  'signature',
+  'secret',
+  'password',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+]);
+
+/** Declares the route's credential-bearing path and query parameters (see LogRedaction). */
+export const RedactInLogs = (redaction: Partial<LogRedaction>): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    SetMetadata(LOG_REDACTION_METADATA, {
+      params: redaction.params ?? [],
+      query: redaction.query ?? [],
+    } satisfies LogRedaction),
+  );

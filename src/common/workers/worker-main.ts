@@ -1,0 +1,24 @@
+import { parentPort, workerData } from 'node:worker_threads';
+
+/** What a handler module run by a WorkerPool exports. */
+export interface WorkerHandler {
+  handle(input: unknown): unknown;
+}
+
+/**
+ * A worker thread of WorkerPool (worker-pool.ts): loads the handler module named in workerData
+ * and answers each message with `{ok, output}`, or `{ok: false, failure}` when the handler threw
+ * (its message only: a handler that has errors to report returns them as its output).
+ */
+const { handler } = workerData as { handler: string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const mod = require(handler) as WorkerHandler;
+
+parentPort!.on('message', (input: unknown) => {
+  try {
+    const output = mod.handle(input);
+    parentPort!.postMessage({ ok: true, output });
+  } catch (err) {
+    parentPort!.postMessage({ ok: false, failure: { message: (err as Error)?.message } });
+  }
+});
