@@ -79,3 +79,58 @@ export function describeFailure(err: unknown): string {
   const e = err as { code?: string; message?: string };
   return e.code ? `${e.code} (${e.message})` : String(e.message ?? err);
 }
+
+export interface PartialBodyOptions {
+  port: number;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** The Content-Length announced. */
+  declaredLength: number;
+  /** The only part of the body sent (far less than declaredLength). */
+  firstChunk: Buffer | string;
+  /** How long to wait for an answer while the rest of the body is withheld. */
+  timeoutMs?: number;
+}
+
+/**
+ * Announces a large body, sends only its first chunk and waits for the answer: it resolves only
+ * if the server answered without the rest, i.e. before reading the body (a server that reads
+ * the body first would wait for bytes that never come). Rejects after `timeoutMs` otherwise.
+ */
+export function sendWithheldBody(options: PartialBodyOptions): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port: options.port,
+      method: options.method,
+      path: options.path,
+      agent: false,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+        'Content-Length': String(options.declaredLength),
+      },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer without the body: ${options.method} ${options.path}`));
+    }, options.timeoutMs ?? 3_000);
+    req.on('response', (res) =>
+      collect(
+        res,
+        (reply) => {
+          clearTimeout(timer);
+          req.destroy();
+          resolve(reply);
+        },
+        reject,
+      ),
+    );
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.write(options.firstChunk);
+  });
+}
