@@ -135,6 +135,26 @@ describe('credentials and limits before the body', () => {
     }
   });
 
+  it('checks HTTP Basic client credentials of the OAuth2 endpoints before the body', async () => {
+    const basic = `Basic ${Buffer.from(`${SNOWFLAKE}:not-the-secret`).toString('base64')}`;
+    for (const path of ['/v1/oauth2/token', '/v1/oauth2/introspect', '/v1/oauth2/token/revoke']) {
+      const res = await sendWithheldBody({
+        port,
+        method: 'POST',
+        path,
+        headers: { Authorization: basic, 'Content-Type': 'application/x-www-form-urlencoded' },
+        declaredLength: DECLARED,
+        firstChunk: `grant_type=authorization_code&code=${'x'.repeat(16 * 1024)}`,
+      });
+      expect({ path, status: res.status, body: res.json }).toEqual({
+        path,
+        status: 401,
+        body: { error: 'invalid_client', error_description: expect.any(String) },
+      });
+      expect(res.headers['www-authenticate']).toBe('Basic realm="parley"');
+    }
+  });
+
   it('counts a rate limit before the body too', async () => {
     const ip = '198.51.100.23';
     const first = await send({
