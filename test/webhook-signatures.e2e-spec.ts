@@ -106,7 +106,7 @@ describe('webhook signing secrets', () => {
     owner = await registerUser(app);
     member = await registerUser(app);
     guild = await createGuild(app, owner.token);
-    await addMember(app, owner.token, guild.guildId, member.userId);
+    await addMember(app, guild.guildId, member.userId);
   });
   afterAll(() => app.close());
 

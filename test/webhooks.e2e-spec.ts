@@ -82,7 +82,7 @@ describe('webhooks', () => {
     member = await registerUser(app);
     outsider = await registerUser(app);
     guild = await createGuild(app, owner.token);
-    await addMember(app, owner.token, guild.guildId, member.userId);
+    await addMember(app, guild.guildId, member.userId);
   });
   afterAll(() => app.close());
 

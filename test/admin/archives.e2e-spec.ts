@@ -143,7 +143,7 @@ describe('Admin archives', () => {
     owner = await registerUser(app);
     member = await registerUser(app);
     guild = await createGuild(app, owner.token);
-    await addMember(app, owner.token, guild.guildId, member.userId);
+    await addMember(app, guild.guildId, member.userId);
     for (const [who, content] of [
       [owner, 'owner says hello from the archive test'],
       [member, 'member answers in the archive test'],

@@ -1,4 +1,7 @@
 import type { ParleyApp } from '../../src/app.setup';
+import { DataSource } from 'typeorm';
+import { SnowflakeService } from '../../src/common/snowflake/snowflake.service';
+import { createAdminKey, type TestAdminKey } from './admin';
 import { http, unique } from './app';
 
 export interface TestGuild {
@@ -24,17 +27,51 @@ export async function createGuild(app: ParleyApp, token: string): Promise<TestGu
   return { guildId: res.body.id as string, channelId: channels.body[0].id as string };
 }
 
-export async function addMember(
+const bulkKeys = new WeakMap<ParleyApp, Promise<TestAdminKey>>();
+
+/**
+ * Puts a user in a guild the way an operator does (the admin API's bulk add, with a key that
+ * holds only `bulk:add:guild_members`). Users cannot add others to guilds without their consent
+ * (a bot with their `guilds.join` grant: see test/security/grants.e2e-spec.ts).
+ */
+export async function addMember(app: ParleyApp, guildId: string, userId: string): Promise<void> {
+  let key = bulkKeys.get(app);
+  if (!key) {
+    key = createAdminKey(app, ['bulk:add:guild_members']);
+    bulkKeys.set(app, key);
+  }
+  const res = await http(app)
+    .post('/v1/admin/bulk/add-guild-members')
+    .set('Authorization', (await key).header)
+    .send({ guild_id: guildId, user_ids: [userId] });
+  if (res.status !== 200 || (res.body as { failed: unknown[] }).failed.length > 0) {
+    throw new Error(`add member: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
+
+/**
+ * Gives a member a new role carrying `permissions` (Parley has no role management routes; roles
+ * come from bot installs). Test set-up only: written straight to the tables.
+ */
+export async function giveRole(
   app: ParleyApp,
-  ownerToken: string,
   guildId: string,
   userId: string,
-): Promise<void> {
-  const res = await http(app)
-    .put(`/v1/guilds/${guildId}/members/${userId}`)
-    .set('Authorization', ownerToken)
-    .send({});
-  if (res.status !== 201) throw new Error(`add member: ${res.status} ${JSON.stringify(res.body)}`);
+  permissions: bigint,
+): Promise<string> {
+  const db = app.get(DataSource);
+  const id = app.get(SnowflakeService).next();
+  await db.query(
+    `INSERT INTO guild_roles (id, guild_id, name, permissions, position)
+     SELECT $1, $2, 'test role', $3,
+            (SELECT COALESCE(MAX(position), 0) + 1 FROM guild_roles WHERE guild_id = $2)`,
+    [id, guildId, permissions.toString()],
+  );
+  await db.query(
+    'UPDATE guild_members SET roles = array_append(roles, $3::bigint) WHERE guild_id = $1 AND user_id = $2',
+    [guildId, userId, id],
+  );
+  return id;
 }
 
 export interface TestWebhook {

@@ -167,7 +167,7 @@ describe('OAuth2 applications and bots', () => {
       icon: null,
       bot_public: true,
       redirect_uris: [REDIRECT],
-      scopes: ['identify', 'email', 'guilds', 'bot', 'openid', 'profile'],
+      scopes: ['identify', 'email', 'guilds', 'guilds.join', 'bot', 'openid', 'profile'],
       bot: expect.objectContaining({ id: a.botUserId }),
     });
     expect(res.body.bot).not.toHaveProperty('token');

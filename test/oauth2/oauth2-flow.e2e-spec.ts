@@ -4,6 +4,7 @@ import { sha256 } from '../../src/common/crypto/tokens';
 import { OAuth2TokensService } from '../../src/modules/oauth2/oauth2-tokens.service';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
+import { addMember } from '../helpers/guild-factories';
 import {
   basicAuth,
   consentCode,
@@ -612,7 +613,7 @@ describe('OAuth2 authorization code flow (supertest)', () => {
           grant_types_supported: ['authorization_code', 'refresh_token'],
           token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
           code_challenge_methods_supported: ['S256'],
-          scopes_supported: ['identify', 'email', 'guilds', 'bot', 'openid', 'profile'],
+          scopes_supported: ['identify', 'email', 'guilds', 'guilds.join', 'bot', 'openid', 'profile'],
         });
       }
       const disco = await http(app).get('/.well-known/service');
@@ -813,11 +814,7 @@ describe('OAuth2 consent adds the bot to a guild', () => {
     const stranger = await registerUser(app);
     const client = await createApplication(app, owner);
     const guildId = await createGuild(guildOwner);
-    const add = await http(app)
-      .put(`/v1/guilds/${guildId}/members/${member.userId}`)
-      .set('Authorization', guildOwner.token)
-      .send({});
-    expect(add.status).toBe(201);
+    await addMember(app, guildId, member.userId);
     const send = (u: TestUser) =>
       http(app)
         .post('/v1/oauth2/authorize/consent')

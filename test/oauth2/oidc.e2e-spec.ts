@@ -238,7 +238,7 @@ describe('OpenID Connect provider (supertest)', () => {
         jwks_uri: 'http://parley.test/v1/oauth2/keys',
         introspection_endpoint: 'http://parley.test/v1/oauth2/introspect',
         revocation_endpoint: 'http://parley.test/v1/oauth2/token/revoke',
-        scopes_supported: ['identify', 'email', 'guilds', 'bot', 'openid', 'profile'],
+        scopes_supported: ['identify', 'email', 'guilds', 'guilds.join', 'bot', 'openid', 'profile'],
         response_types_supported: ['code'],
         response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code', 'refresh_token'],

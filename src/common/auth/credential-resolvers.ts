@@ -113,6 +113,14 @@ export class CredentialResolvers implements OnModuleInit {
     return caller;
   }
 
+  /**
+   * A credential presented elsewhere than in the request's `Authorization` header — an OAuth2
+   * access token in a request body (`guilds.join`) — resolved and cached the same way.
+   */
+  resolveDetached(parsed: ParsedCredential): Promise<Caller | null> {
+    return this.resolve(parsed, {} as ParleyRequest);
+  }
+
   private async lookup(
     scheme: CredentialScheme,
     credential: string,

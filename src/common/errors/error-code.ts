@@ -15,6 +15,7 @@ export enum ErrorCode {
   InvalidWebhookSignature = 'INVALID_WEBHOOK_SIGNATURE',
   AccessDenied = 'ACCESS_DENIED',
   MissingPermissions = 'MISSING_PERMISSIONS',
+  InvalidOauth2AccessToken = 'INVALID_OAUTH2_ACCESS_TOKEN',
   MissingAcl = 'MISSING_ACL',
   MissingOauthScope = 'MISSING_OAUTH_SCOPE',
   IpBanned = 'IP_BANNED',
@@ -91,6 +92,11 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   },
   [ErrorCode.AccessDenied]: { status: 403, message: 'Access denied.' },
   [ErrorCode.MissingPermissions]: { status: 403, message: 'Missing permissions.' },
+  [ErrorCode.InvalidOauth2AccessToken]: {
+    status: 403,
+    message:
+      'The access token is not a live guilds.join grant of this user to the application of the calling bot.',
+  },
   [ErrorCode.MissingAcl]: { status: 403, message: 'Missing ACL.' },
   [ErrorCode.MissingOauthScope]: { status: 403, message: 'Missing OAuth2 scope.' },
   [ErrorCode.IpBanned]: { status: 403, message: 'This IP address is banned.' },

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { effectivePermissions, hasPermission } from './permissions';
+import { effectivePermissions, hasPermission, ungrantable } from './permissions';
 
 export interface GuildAccess {
   guildId: string;
@@ -87,6 +87,22 @@ export class GuildAccessService {
     if (!access) throw new ApiError(ErrorCode.UnknownGuild);
     if (!hasPermission(access.permissions, perm)) throw new ApiError(ErrorCode.MissingPermissions);
     return access;
+  }
+
+  /**
+   * The grant rule (Discord's): whoever gives permissions — a role to a member, a bot's role at
+   * install — must hold every one of them. 403 MISSING_PERMISSIONS names the bits that are not
+   * held (`missing_permissions`, a decimal bitfield).
+   */
+  requireGrantable(access: GuildAccess, requested: bigint): void {
+    const missing = ungrantable(access.permissions, requested);
+    if (missing !== 0n) {
+      throw new ApiError(
+        ErrorCode.MissingPermissions,
+        'You can only grant permissions you hold yourself.',
+        { missing_permissions: missing.toString() },
+      );
+    }
   }
 
   /** Like requirePermission, for a channel: 404 UNKNOWN_CHANNEL when absent or not a member. */

@@ -20,7 +20,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
-import type { Caller } from '../../common/auth/caller';
+import type { BotCaller, Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
@@ -142,33 +142,40 @@ export class GuildsController {
   }
 
   /**
-   * Adds an existing user to the guild (owner or ADMINISTRATOR). 201 with the member when added,
-   * 204 when the user already was a member.
+   * Discord's "Add Guild Member": a bot adds a user who granted its application `guilds.join`.
+   * 201 with the member when added, 204 when the user already was a member.
    */
   @Put(':guild_id/members/:user_id')
-  @Auth({ kind: ['user', 'bot'] })
+  @Auth({ kind: 'bot' })
   @ApiOperation({
     operationId: 'add_guild_member',
-    summary: 'Add a member',
+    summary: 'Add a member (bot, with the user’s guilds.join grant)',
     description:
-      'Adds an existing user to the guild, with the given roles (owner or ADMINISTRATOR). 201 ' +
-      'with the member when added, 204 when the user already was a member (nothing changes).',
+      'A bot adds a user to a guild with the user’s consent: `access_token` is an OAuth2 access ' +
+      'token of that user, granted to the bot’s application with the `guilds.join` scope. The ' +
+      'bot needs CREATE_INSTANT_INVITE; `roles` need MANAGE_ROLES, and only roles whose ' +
+      'permissions the bot holds itself (403 MISSING_PERMISSIONS with `missing_permissions`). ' +
+      '201 with the member when added, 204 when the user already was a member (nothing changes).',
   })
   @ApiCreatedResponse({ type: MemberResponse, description: 'Added: the new member.' })
   @ApiNoContentResponse({ description: 'Already a member: nothing changed.' })
-  @ApiErrors(ErrorCode.UnknownGuild, ErrorCode.UnknownUser, ErrorCode.MissingPermissions, [
-    'roles',
-    FieldErrorCode.UnknownRole,
-  ])
+  @ApiErrors(
+    ErrorCode.UnknownGuild,
+    ErrorCode.UnknownUser,
+    ErrorCode.MissingPermissions,
+    ErrorCode.InvalidOauth2AccessToken,
+    ['roles', FieldErrorCode.UnknownRole],
+    ['access_token', FieldErrorCode.BaseTypeString],
+  )
   @ApiBody({ type: AddMemberDto, examples: ADD_MEMBER_EXAMPLES })
   async addMember(
-    @CurrentCaller() caller: Caller,
+    @CurrentCaller() caller: BotCaller,
     @GuildId() guildId: string,
     @Param('user_id', new ParseSnowflakePipe(ErrorCode.UnknownUser)) userId: string,
     @Body() dto: AddMemberDto,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MemberResponse | undefined> {
-    const member = await this.guilds.addMember(caller.userId, guildId, userId, dto.roles);
+    const member = await this.guilds.addMember(caller, guildId, userId, dto);
     res.status(member ? 201 : 204);
     return member ?? undefined;
   }

@@ -24,8 +24,14 @@ export const CREATE_CHANNEL_EXAMPLES: BodyExamples = {
 };
 
 export const ADD_MEMBER_EXAMPLES: BodyExamples = {
-  member: { summary: 'Add the user with @everyone only', value: {} },
-  roles: { summary: 'Add the user with roles of this guild', value: { roles: [EXAMPLE.roleId] } },
+  member: {
+    summary: 'Add the user with @everyone only',
+    value: { access_token: EXAMPLE.accessToken },
+  },
+  roles: {
+    summary: 'Add the user with roles of this guild',
+    value: { access_token: EXAMPLE.accessToken, roles: [EXAMPLE.roleId] },
+  },
 };
 
 export const CREATE_MESSAGE_EXAMPLES: BodyExamples = {

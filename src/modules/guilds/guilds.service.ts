@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
+import type { BotCaller } from '../../common/auth/caller';
+import { CredentialResolvers } from '../../common/auth/credential-resolvers';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
@@ -9,6 +11,7 @@ import { inTransaction } from '../../database/transaction';
 import { AssetStorage } from '../../infra/storage/asset-storage.service';
 import { UserEntity } from '../users/user.entity';
 import { ChannelEntity, ChannelType } from './channel.entity';
+import type { AddMemberDto } from './dto/add-member.dto';
 import type { CreateGuildDto } from './dto/create-guild.dto';
 import type { UpdateGuildDto } from './dto/update-guild.dto';
 import { GuildAccessService } from './guild-access.service';
@@ -17,7 +20,13 @@ import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
 import { toGuildResponse, toMemberResponse } from './guild.mapper';
 import type { GuildResponse, MemberResponse } from './guild.response';
-import { DEFAULT_EVERYONE_PERMISSIONS, Permissions } from './permissions';
+import {
+  ALL_PERMISSIONS,
+  combine,
+  DEFAULT_EVERYONE_PERMISSIONS,
+  hasPermission,
+  Permissions,
+} from './permissions';
 
 /** Guilds and their members. Channels and messages live in their own services. */
 @Injectable()
@@ -27,6 +36,7 @@ export class GuildsService {
     private readonly access: GuildAccessService,
     private readonly snowflakes: SnowflakeService,
     private readonly assets: AssetStorage,
+    private readonly credentials: CredentialResolvers,
   ) {}
 
   /** Creates a guild owned by the caller, with @everyone and a `general` text channel. */
@@ -86,25 +96,48 @@ export class GuildsService {
   }
 
   /**
-   * Adds an existing user (owner/ADMINISTRATOR only). Returns the member when added, null when
-   * the user already was a member (nothing changes then, as in Discord).
+   * Discord's "Add Guild Member": the calling bot adds a user who granted its application the
+   * `guilds.join` scope — the access token, presented in the body, is the user's consent, so
+   * nobody is put in a guild without it. The bot needs CREATE_INSTANT_INVITE there; roles need
+   * MANAGE_ROLES and, like every grant, only permissions the bot holds itself. Returns the member
+   * when added, null when the user already was a member (nothing changes then, as in Discord).
    */
   async addMember(
-    callerId: string,
+    bot: BotCaller,
     guildId: string,
     userId: string,
-    roles: string[] = [],
+    dto: AddMemberDto,
   ): Promise<MemberResponse | null> {
-    await this.access.requirePermission(callerId, guildId, Permissions.ADMINISTRATOR);
+    const access = await this.access.requirePermission(
+      bot.userId,
+      guildId,
+      Permissions.CREATE_INSTANT_INVITE,
+    );
+    const grant = await this.credentials.resolveDetached({
+      scheme: 'bearer',
+      credential: dto.access_token,
+    });
+    if (
+      grant?.kind !== 'bearer' ||
+      grant.userId !== userId ||
+      grant.applicationId !== bot.applicationId ||
+      !grant.scopes.includes('guilds.join')
+    ) {
+      throw new ApiError(ErrorCode.InvalidOauth2AccessToken);
+    }
+    const roleIds = [...new Set(dto.roles ?? [])].filter((r) => r !== guildId);
+    if (roleIds.length > 0 && !hasPermission(access.permissions, Permissions.MANAGE_ROLES)) {
+      throw new ApiError(ErrorCode.MissingPermissions);
+    }
     return this.dataSource.transaction(async (m) => {
       const user = await m.findOneBy(UserEntity, { id: userId });
       if (!user) throw new ApiError(ErrorCode.UnknownUser);
-      const roleIds = [...new Set(roles)].filter((r) => r !== guildId);
       if (roleIds.length > 0) {
-        const found = await m.countBy(GuildRoleEntity, { guildId, id: In(roleIds) });
-        if (found !== roleIds.length) {
+        const roles = await m.findBy(GuildRoleEntity, { guildId, id: In(roleIds) });
+        if (roles.length !== roleIds.length) {
           throw ApiError.field('roles', FieldErrorCode.UnknownRole);
         }
+        this.access.requireGrantable(access, combine(roles.map((r) => r.permissions)));
       }
       const member = m.create(GuildMemberEntity, {
         guildId,
@@ -139,8 +172,9 @@ export class GuildsService {
 
   /**
    * For the OAuth2 `bot` scope: adds the bot user as a member with a new role named `roleName`
-   * carrying `permissions` (no role when permissions is 0). Idempotent: a bot that already is a
-   * member is left as it is. Joins `manager`'s transaction when given (see inTransaction).
+   * carrying `permissions` (masked to the bits Parley defines; no role when none is left).
+   * Idempotent: a bot that already is a member is left as it is. Joins `manager`'s transaction
+   * when given (see inTransaction). The caller has checked the grant rule.
    */
   async addBotMember(
     guildId: string,
@@ -149,6 +183,7 @@ export class GuildsService {
     roleName: string,
     manager?: EntityManager,
   ): Promise<void> {
+    permissions &= ALL_PERMISSIONS;
     const run = async (m: EntityManager) => {
       const guild = await m.findOneBy(GuildEntity, { id: guildId });
       if (!guild) throw new ApiError(ErrorCode.UnknownGuild);

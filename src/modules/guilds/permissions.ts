@@ -54,6 +54,16 @@ export function effectivePermissions(base: bigint, isOwner: boolean): bigint {
   return base;
 }
 
+/**
+ * The bits of `requested` that a holder of `held` may not grant: nobody grants a permission they
+ * do not hold (Discord's rule; the owner and ADMINISTRATOR hold every defined bit). Bits Parley
+ * does not define are never granted (grants are masked with ALL_PERMISSIONS), so they are not
+ * counted here.
+ */
+export function ungrantable(held: bigint, requested: bigint): bigint {
+  return requested & ALL_PERMISSIONS & ~held;
+}
+
 /** True when every bit of `required` is set in `held`. */
 export function hasPermission(held: bigint, required: bigint): boolean {
   return (held & required) === required;

@@ -32,7 +32,6 @@ import { redirectUriErrors } from './redirect-uris';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 import { TaggedCache } from '../../common/cache/tagged-cache';
 
-
 /** `<application_id>.<secret>`: the secret is what is hashed and stored. */
 export function newBotToken(applicationId: string): { token: string; hash: Buffer } {
   const secret = randomToken(32);

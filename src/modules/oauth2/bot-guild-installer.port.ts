@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 
 /**
  * Adds a bot to a guild during consent. The consent rules only know this port; the adapter
- * (guild-bot-installer.ts) checks the actor's MANAGE_GUILD and gives the bot a role with the
- * requested permissions through the guilds module. Everything runs in the consent's transaction
+ * (guild-bot-installer.ts) checks the actor's MANAGE_GUILD and that the actor holds every requested
+ * permission, and gives the bot a role with them through the guilds module. Everything runs in the consent's transaction
  * (`manager`), so an install never outlives a consent that failed, nor the reverse.
  */
 export const BOT_GUILD_INSTALLER = Symbol('BOT_GUILD_INSTALLER');

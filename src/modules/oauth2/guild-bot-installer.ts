@@ -7,8 +7,9 @@ import { UsersService } from '../users/users.service';
 import type { BotGuildInstaller } from './bot-guild-installer.port';
 
 /**
- * Consent with `bot` + `guild_id`: the consenting user needs MANAGE_GUILD there, and the bot joins
- * with a role named after it carrying the requested permissions.
+ * Consent with `bot` + `guild_id`: the consenting user needs MANAGE_GUILD there and must hold
+ * every permission the bot's role is to carry (nobody grants what they do not hold; the owner and
+ * ADMINISTRATOR hold all). The bot joins with a role named after it carrying them.
  */
 @Injectable()
 export class GuildBotInstaller implements BotGuildInstaller {
@@ -25,7 +26,13 @@ export class GuildBotInstaller implements BotGuildInstaller {
     permissions: bigint,
     manager: EntityManager,
   ): Promise<void> {
-    await this.access.requirePermission(actorUserId, guildId, Permissions.MANAGE_GUILD, manager);
+    const access = await this.access.requirePermission(
+      actorUserId,
+      guildId,
+      Permissions.MANAGE_GUILD,
+      manager,
+    );
+    this.access.requireGrantable(access, permissions);
     const bot = await this.users.getById(botUserId, manager);
     await this.guilds.addBotMember(guildId, botUserId, permissions, bot.username, manager);
   }

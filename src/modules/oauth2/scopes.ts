@@ -1,8 +1,17 @@
 /**
  * The OAuth2 scopes Parley grants (ARCHITECTURE.md §6). `openid` makes the token endpoint return
- * an ID token (OpenID Connect); `profile` grants what `identify` grants.
+ * an ID token (OpenID Connect); `profile` grants what `identify` grants; `guilds.join` lets the
+ * application's bot add the user to a guild (`PUT /guilds/{guild_id}/members/{user_id}`).
  */
-export const OAUTH2_SCOPES = ['identify', 'email', 'guilds', 'bot', 'openid', 'profile'] as const;
+export const OAUTH2_SCOPES = [
+  'identify',
+  'email',
+  'guilds',
+  'guilds.join',
+  'bot',
+  'openid',
+  'profile',
+] as const;
 export type OAuth2Scope = (typeof OAUTH2_SCOPES)[number];
 
 const KNOWN = new Set<string>(OAUTH2_SCOPES);
