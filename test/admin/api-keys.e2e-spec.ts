@@ -162,6 +162,83 @@ describe('Admin API keys', () => {
     expect(again.status).toBe(404);
   });
 
+  it('a key never outlives the key that made it (security finding 4)', async () => {
+    const parent = await createAdminKey(app, ['admin_api_key:manage', 'audit_log:view'], {
+      expiresInDays: 1,
+    });
+    const create = (body: Record<string, unknown>) =>
+      http(app).post('/v1/admin/api-keys').set('Authorization', parent.header).send(body);
+    // Without expires_in_days, and asking for longer: the parent's expiry, not "never".
+    const unbounded = await create({ name: 'forever', acls: ['audit_log:view'] });
+    const longer = await create({ name: 'longer', acls: ['audit_log:view'], expires_in_days: 30 });
+    const [parentRow] = await app
+      .get(DataSource)
+      .query<Array<{ expires_at: Date }>>('SELECT expires_at FROM admin_api_keys WHERE id = $1', [
+        parent.keyId,
+      ]);
+    for (const res of [unbounded, longer]) {
+      expect(res.status).toBe(200);
+      expect(Date.parse(res.body.expires_at)).toBe(parentRow.expires_at.getTime());
+    }
+    // Shorter stays shorter.
+    const shorter = await create({ name: 'hours', acls: ['audit_log:view'], expires_in_days: 1 });
+    expect(Date.parse(shorter.body.expires_at)).toBeLessThanOrEqual(parentRow.expires_at.getTime());
+
+    // Once the parent has expired, so has every key it made.
+    await app
+      .get(DataSource)
+      .query(
+        `UPDATE admin_api_keys SET expires_at = now() - interval '1 minute' WHERE id = ANY($1)`,
+        [[parent.keyId, unbounded.body.key_id, longer.body.key_id]],
+      );
+    for (const key of [parent.header, `Admin ${unbounded.body.key}`, `Admin ${longer.body.key}`]) {
+      const res = await http(app)
+        .post('/v1/admin/audit-logs')
+        .set('Authorization', key)
+        .send({ limit: 1 });
+      expect(res.status).toBe(401);
+    }
+  });
+
+  it('a narrow key neither sees nor deletes a wider one (security finding 5)', async () => {
+    const root = await createAdminKey(app, ['*']);
+    const manager = await createAdminKey(app, ['admin_api_key:manage'], { owner: root.owner });
+    const auditor = await createAdminKey(app, ['admin_api_key:manage', 'audit_log:view'], {
+      owner: root.owner,
+    });
+    const mine = await http(app)
+      .post('/v1/admin/api-keys')
+      .set('Authorization', manager.header)
+      .send({ name: 'made by the manager', acls: ['admin_api_key:manage'] });
+    expect(mine.status).toBe(200);
+
+    const listed = await http(app).get('/v1/admin/api-keys').set('Authorization', manager.header);
+    expect(listed.status).toBe(200);
+    const ids = (listed.body as Array<{ key_id: string }>).map((k) => k.key_id).sort();
+    expect(ids).toEqual([manager.keyId, mine.body.key_id].sort());
+
+    for (const wider of [root, auditor]) {
+      const res = await http(app)
+        .delete(`/v1/admin/api-keys/${wider.keyId}`)
+        .set('Authorization', manager.header);
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ code: 'MISSING_ACL', missing_acls: expect.any(Array) });
+      const still = await http(app).get('/v1/admin/api-keys').set('Authorization', wider.header);
+      expect(still.status).toBe(200);
+    }
+    // Its equals and narrower keys: yes. The root key sees and deletes everything.
+    const own = await http(app)
+      .delete(`/v1/admin/api-keys/${mine.body.key_id}`)
+      .set('Authorization', manager.header);
+    expect(own.status).toBe(200);
+    const all = await http(app).get('/v1/admin/api-keys').set('Authorization', root.header);
+    expect((all.body as unknown[]).length).toBe(3);
+    const byRoot = await http(app)
+      .delete(`/v1/admin/api-keys/${auditor.keyId}`)
+      .set('Authorization', root.header);
+    expect(byRoot.status).toBe(200);
+  });
+
   it('an expired key, a malformed key and other schemes are 401; Admin keys only work on /admin', async () => {
     const key = await createAdminKey(app);
     const ok = await http(app).get('/v1/admin/api-keys').set('Authorization', key.header);

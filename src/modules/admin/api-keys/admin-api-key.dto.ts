@@ -17,7 +17,10 @@ export class CreateAdminApiKeyRequest {
   @Length(1, 100)
   name: string;
 
-  /** Days until the key stops working (1–365); absent = never expires. */
+  /**
+   * Days until the key stops working (1–365); absent = never expires. Never later than the
+   * calling key's own expiry (absent, when it has one: the same expiry).
+   */
   @IsOptional()
   @IsInt()
   @Min(1)

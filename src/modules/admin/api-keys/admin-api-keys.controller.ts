@@ -43,8 +43,9 @@ export class AdminApiKeysController {
     acl: AdminAcl.ApiKeyManage,
     audited: true,
     description:
-      'The new key may only hold ACLs the calling key holds (403 `MISSING_ACL` otherwise). ' +
-      'The `key` field is returned this once; only its SHA-256 is stored.',
+      'The new key may only hold ACLs the calling key holds (403 `MISSING_ACL` otherwise), and ' +
+      'expires no later than the calling key (without `expires_in_days`, when it does). The ' +
+      '`key` field is returned this once; only its SHA-256 is stored.',
   })
   @ApiOkResponse({
     type: CreateAdminApiKeyResponse,
@@ -64,6 +65,9 @@ export class AdminApiKeysController {
     operationId: 'list_admin_api_keys',
     summary: "List the calling key owner's API keys",
     acl: AdminAcl.ApiKeyManage,
+    description:
+      'The keys of the calling key’s owner that the calling key could have made: those whose ' +
+      'ACLs it holds all of (a narrow key does not see wider ones).',
   })
   @ApiOkResponse({
     type: [ListAdminApiKeyResponse],
@@ -80,6 +84,9 @@ export class AdminApiKeysController {
     summary: 'Revoke an admin API key (immediate, irreversible)',
     acl: AdminAcl.ApiKeyManage,
     audited: true,
+    description:
+      'Only a key of the calling key’s owner whose ACLs the calling key holds all of (403 ' +
+      '`MISSING_ACL` with `missing_acls` otherwise): a narrow key cannot revoke a wider one.',
   })
   @ApiOkResponse({ type: DeleteApiKeyResponse, description: 'Revoked.' })
   delete(

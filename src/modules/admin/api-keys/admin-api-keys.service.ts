@@ -46,6 +46,8 @@ export interface MintKeyOptions {
   name: string;
   acls: string[];
   expiresInDays?: number;
+  /** The latest the key may expire (its creator's expiry); null or absent: no bound. */
+  notAfter?: Date | null;
 }
 
 /**
@@ -113,6 +115,8 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
         name: dto.name,
         acls: dto.acls,
         expiresInDays: dto.expires_in_days,
+        // A key never outlives the key that made it.
+        notAfter: caller.expiresAt,
       });
       await this.audit.record(manager, {
         actor: audit.actor,
@@ -148,9 +152,7 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
         tokenHash: sha256(secret),
         acls: [...new Set(options.acls)],
         createdAt: now,
-        expiresAt: options.expiresInDays
-          ? new Date(now.getTime() + options.expiresInDays * DAY_MS)
-          : null,
+        expiresAt: boundedExpiry(now, options.expiresInDays, options.notAfter ?? null),
         lastUsedAt: null,
       });
       await m.insert(AdminApiKeyEntity, key);
@@ -158,14 +160,20 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
     });
   }
 
-  /** `GET /admin/api-keys`: the keys of the calling key's owner (never the key material). */
+  /**
+   * `GET /admin/api-keys`: the keys of the calling key's owner that the calling key could have
+   * made — those whose ACLs it holds all of (never the key material). A narrow key does not
+   * learn of wider ones.
+   */
   async list(caller: AdminCaller): Promise<ListAdminApiKeyResponse[]> {
     const keys = await this.db.getRepository(AdminApiKeyEntity).find({
       where: { userId: caller.userId },
       order: { id: 'DESC' },
       take: 200,
     });
-    return keys.map(toListAdminApiKey);
+    return keys
+      .filter((k) => ungrantableAcls(caller.acls, k.acls).length === 0)
+      .map(toListAdminApiKey);
   }
 
   /** `DELETE /admin/api-keys/{keyId}`: irreversible; refused at once on every instance. */
@@ -175,11 +183,21 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
     audit: AuditContext,
   ): Promise<DeleteApiKeyResponse> {
     await this.db.transaction(async (manager) => {
-      const deleted = await manager.query<[unknown[], number]>(
-        'DELETE FROM admin_api_keys WHERE id = $1 AND user_id = $2 RETURNING name',
+      const [target] = await manager.query<Array<{ acls: string[] }>>(
+        'SELECT acls FROM admin_api_keys WHERE id = $1 AND user_id = $2 FOR UPDATE',
         [keyId, caller.userId],
       );
-      if (deleted[1] === 0) throw new ApiError(ErrorCode.AdminApiKeyNotFound);
+      if (!target) throw new ApiError(ErrorCode.AdminApiKeyNotFound);
+      // A key may delete only keys it could have made: a narrow key cannot revoke a wider one.
+      const missing = ungrantableAcls(caller.acls, target.acls);
+      if (missing.length > 0) {
+        throw new ApiError(
+          ErrorCode.MissingAcl,
+          'A key can only delete keys whose ACLs it holds.',
+          { missing_acls: missing },
+        );
+      }
+      await manager.query('DELETE FROM admin_api_keys WHERE id = $1', [keyId]);
       await this.audit.record(manager, {
         actor: audit.actor,
         action: 'admin_api_key.delete',
@@ -209,4 +227,14 @@ export class AdminApiKeysService implements CredentialResolver, OnModuleInit {
       )
       .catch((err: Error) => this.logger.warn(`could not touch admin key: ${err.message}`));
   }
+}
+
+/**
+ * When a new key expires: after `days` when given, never otherwise — and in any case no later
+ * than `notAfter` (the creating key's expiry).
+ */
+function boundedExpiry(now: Date, days: number | undefined, notAfter: Date | null): Date | null {
+  const requested = days ? new Date(now.getTime() + days * DAY_MS) : null;
+  if (!notAfter) return requested;
+  return requested && requested < notAfter ? requested : new Date(notAfter);
 }
