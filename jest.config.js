@@ -12,9 +12,22 @@ const tsJest = [
   },
 ];
 
+// openid-client and its dependencies are ESM-only. Node 20.19+ and 24 `require()` them natively
+// (the build does), but Jest's module system does that only on Node 24.9+ with
+// --experimental-vm-modules: on Node 20 Jest compiles these three packages to CommonJS.
+const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose'];
+const esmToCjs = [
+  'ts-jest',
+  { tsconfig: { allowJs: true, isolatedModules: true, module: 'commonjs', target: 'ES2022' } },
+];
+
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
-  transform: { '^.+\\.ts$': tsJest },
+  transform: {
+    '^.+\\.ts$': tsJest,
+    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: esmToCjs,
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   testEnvironment: 'node',
   rootDir: __dirname,
 };
