@@ -13,6 +13,7 @@ import { MfaSms1795500002000 } from './1795500002000-MfaSms';
 import { WebAuthn1795500003000 } from './1795500003000-WebAuthn';
 import { Sso1795500004000 } from './1795500004000-Sso';
 import { OidcProvider1795600000000 } from './1795600000000-OidcProvider';
+import { SsoNonceSealed1795615031630 } from './1795615031630-SsoNonceSealed';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -36,4 +37,5 @@ export const MIGRATIONS: MixedList<Function> = [
   Sso1795500004000,
   WebhookSigningSecret1795583171420,
   OidcProvider1795600000000,
+  SsoNonceSealed1795615031630,
 ];

@@ -1,6 +1,7 @@
 import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
-import { sha256 } from '../../src/common/crypto/tokens';
+import { encryptSecret, sha256 } from '../../src/common/crypto/tokens';
+import { AppConfig } from '../../src/config/app.config';
 import { createAdminKey } from '../helpers/admin';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser } from '../helpers/factories';
@@ -171,9 +172,9 @@ describe('SSO (OpenID Connect)', () => {
 
   it('refuses an ID token whose nonce is not the one of this sign-in', async () => {
     const { code, state } = await signIn('alice@allowed.test');
-    await db.query('UPDATE sso_states SET nonce_hash = $2 WHERE state_hash = $1', [
+    await db.query('UPDATE sso_states SET nonce_enc = $2 WHERE state_hash = $1', [
       sha256(state),
-      sha256('a-nonce-of-another-sign-in'),
+      encryptSecret(app.get(AppConfig).secretKey, 'a-nonce-of-another-sign-in'),
     ]);
     const res = await complete(code, state);
     expect(res.status).toBe(400);

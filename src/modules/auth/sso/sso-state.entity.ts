@@ -1,8 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * A started SSO login: the SHA-256 of its `state` and of its `nonce`, the PKCE verifier sealed
- * under SECRET_KEY, and where the web app goes afterwards. Single use, 10 minutes.
+ * A started SSO login: the SHA-256 of its `state`, its nonce and PKCE verifier sealed under
+ * SECRET_KEY (both are sent again: the verifier to the token endpoint, the nonce to openid-client,
+ * which compares the ID token's), and where the web app goes afterwards. Single use, 10 minutes.
  */
 @Entity('sso_states')
 export class SsoStateEntity {
@@ -13,8 +14,9 @@ export class SsoStateEntity {
   @Column({ name: 'state_hash', type: 'bytea' })
   stateHash: Buffer;
 
-  @Column({ name: 'nonce_hash', type: 'bytea' })
-  nonceHash: Buffer;
+  /** The nonce, sealed with encryptSecret. */
+  @Column({ name: 'nonce_enc', type: 'text' })
+  nonceEnc: string;
 
   /** The PKCE code verifier, sealed with encryptSecret. */
   @Column({ name: 'code_verifier_enc', type: 'text' })

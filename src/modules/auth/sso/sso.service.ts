@@ -1,15 +1,8 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { Configuration, IDToken } from 'openid-client';
 import { DataSource, type EntityManager } from 'typeorm';
-import {
-  constantTimeEqual,
-  decryptSecret,
-  encryptSecret,
-  randomToken,
-  sha256,
-  sha256Base64Url,
-} from '../../../common/crypto/tokens';
+import { decryptSecret, encryptSecret, sha256 } from '../../../common/crypto/tokens';
 import { ServiceDiscoveryRegistry } from '../../../common/discovery/service-discovery.registry';
 import { ApiError } from '../../../common/errors/api-error';
 import { ErrorCode } from '../../../common/errors/error-code';
@@ -31,19 +24,11 @@ import type {
   SsoStartResponse,
   SsoStatusResponse,
 } from './dto';
+import { describeFailure, isUnreachable, openidClient } from './openid-client';
 
 const STATE_TTL_SECONDS = 600;
 const METADATA_TTL_MS = 60 * 60_000;
-const HTTP_TIMEOUT_MS = 5_000;
-
-/** The parts of the issuer's discovery document this relying party uses. */
-interface IssuerMetadata {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  jwks_uri: string;
-  userinfo_endpoint?: string;
-}
+const HTTP_TIMEOUT_SECONDS = 5;
 
 /** What the sign-in establishes about the person. */
 interface Identity {
@@ -53,20 +38,20 @@ interface Identity {
   name: string | null;
 }
 
-const stripSlash = (url: string) => url.replace(/\/+$/, '');
-
 /**
  * Single sign-on against one OpenID Connect issuer (authorization code + PKCE S256 + nonce).
- * The issuer is discovered from `SSO_ISSUER`; the ID token is verified with jose against the
- * issuer's JWKS (issuer, audience, expiry, signature), its nonce against the hash stored with
- * the single-use state. An identity is linked to an account with the same verified e-mail, or
- * creates one when `SSO_AUTO_PROVISION=on`.
+ * The protocol is openid-client's: discovery of `SSO_ISSUER` (the metadata must name that
+ * issuer), the authorization URL, the code exchange and the ID token's validation (signature
+ * against the issuer's JWKS, `iss`, `aud`/`azp`, expiry, nonce), userinfo with its `sub` check.
+ * This service keeps what is Parley's: the single-use state (hashed, 10 minutes) with the PKCE
+ * verifier and nonce sealed beside it, the allowed domains, and linking the identity to an
+ * account with the same verified e-mail, or creating one when `SSO_AUTO_PROVISION=on`.
  */
 @Injectable()
 export class SsoService implements OnModuleInit {
   private readonly logger = new Logger('Sso');
-  private metadata: { value: IssuerMetadata; at: number } | null = null;
-  private jwks: { uri: string; set: ReturnType<typeof createRemoteJWKSet> } | null = null;
+  /** The discovered issuer and this client, with its cached JWKS; rediscovered hourly. */
+  private client: { config: Configuration; at: number } | null = null;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -106,55 +91,53 @@ export class SsoService implements OnModuleInit {
   async start(redirectTo: string | null | undefined): Promise<SsoStartResponse> {
     const sso = this.enabledConfig();
     const target = this.redirectTarget(redirectTo);
-    const metadata = await this.issuerMetadata();
-    const state = randomToken(32);
-    const nonce = randomToken(32);
-    const verifier = randomToken(32);
+    const config = await this.configuration();
+    const oidc = await openidClient();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const verifier = oidc.randomPKCECodeVerifier();
     await this.db.query(
-      `INSERT INTO sso_states (id, state_hash, nonce_hash, code_verifier_enc, redirect_to, expires_at)
+      `INSERT INTO sso_states (id, state_hash, nonce_enc, code_verifier_enc, redirect_to, expires_at)
        VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
       [
         this.snowflakes.next(),
         sha256(state),
-        sha256(nonce),
+        encryptSecret(this.config.secretKey, nonce),
         encryptSecret(this.config.secretKey, verifier),
         target,
         STATE_TTL_SECONDS,
       ],
     );
-    const url = new URL(metadata.authorization_endpoint);
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('client_id', sso.clientId);
-    url.searchParams.set('redirect_uri', sso.redirectUri);
-    url.searchParams.set('scope', sso.scope);
-    url.searchParams.set('state', state);
-    url.searchParams.set('nonce', nonce);
-    url.searchParams.set('code_challenge', sha256Base64Url(verifier));
-    url.searchParams.set('code_challenge_method', 'S256');
-    return { authorization_url: url.toString(), redirect_uri: sso.redirectUri, state };
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: sso.redirectUri,
+      scope: sso.scope,
+      state,
+      nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    return { authorization_url: url.href, redirect_uri: sso.redirectUri, state };
   }
 
   /** Exchanges the code, verifies the ID token and signs the person in. */
   async complete(code: string, state: string, origin: SessionOrigin): Promise<SsoCompleteResponse> {
     const sso = this.enabledConfig();
     const [rows] = await this.db.query<
-      [Array<{ nonce_hash: Buffer; code_verifier_enc: string; redirect_to: string }>, number]
+      [Array<{ nonce_enc: string; code_verifier_enc: string; redirect_to: string }>, number]
     >(
       `UPDATE sso_states SET consumed_at = now()
        WHERE state_hash = $1 AND consumed_at IS NULL AND expires_at > now()
-       RETURNING nonce_hash, code_verifier_enc, redirect_to`,
+       RETURNING nonce_enc, code_verifier_enc, redirect_to`,
       [sha256(state)],
     );
     const started = rows[0];
     if (!started) throw new ApiError(ErrorCode.InvalidSsoState);
-    const metadata = await this.issuerMetadata();
-    const tokens = await this.exchange(
-      metadata,
-      code,
-      decryptSecret(this.config.secretKey, started.code_verifier_enc),
-    );
-    const claims = await this.verifyIdToken(metadata, tokens.idToken, started.nonce_hash);
-    const identity = await this.identityOf(metadata, claims, tokens.accessToken);
+    const config = await this.configuration();
+    const { claims, accessToken } = await this.exchange(config, code, state, {
+      nonce: decryptSecret(this.config.secretKey, started.nonce_enc),
+      verifier: decryptSecret(this.config.secretKey, started.code_verifier_enc),
+    });
+    const identity = await this.identityOf(config, claims, accessToken);
     this.assertDomainAllowed(identity.email, sso.allowedDomains);
     const result = await this.db.transaction(async (m) => {
       const { user, how } = await this.accountFor(identity, m);
@@ -181,9 +164,12 @@ export class SsoService implements OnModuleInit {
   /** The admin's view of the configuration (never the client secret). */
   async adminConfig(): Promise<SsoConfigResponse> {
     const { sso } = this.config;
-    let metadata: IssuerMetadata | null = null;
-    if (sso.enabled && sso.issuer) {
-      metadata = await this.issuerMetadata().catch(() => null);
+    let metadata: ReturnType<Configuration['serverMetadata']> | null = null;
+    if (sso.enabled && sso.issuer && sso.clientId) {
+      metadata = await this.configuration().then(
+        (config) => config.serverMetadata(),
+        () => null,
+      );
     }
     return {
       enabled: sso.enabled,
@@ -230,134 +216,112 @@ export class SsoService implements OnModuleInit {
     return target.toString();
   }
 
-  private async issuerMetadata(): Promise<IssuerMetadata> {
-    if (this.metadata && Date.now() - this.metadata.at < METADATA_TTL_MS) {
-      return this.metadata.value;
-    }
-    const issuer = stripSlash(this.config.sso.issuer ?? '');
-    const body = await this.fetchJson(`${issuer}/.well-known/openid-configuration`, {});
-    const doc = body.ok ? (body.json as Partial<IssuerMetadata>) : null;
-    if (
-      !doc ||
-      typeof doc.issuer !== 'string' ||
-      stripSlash(doc.issuer) !== issuer ||
-      typeof doc.authorization_endpoint !== 'string' ||
-      typeof doc.token_endpoint !== 'string' ||
-      typeof doc.jwks_uri !== 'string'
-    ) {
-      this.logger.warn(`SSO discovery at ${issuer} failed or does not describe this issuer`);
+  /**
+   * openid-client's Configuration for the issuer (discovered; the metadata's `issuer` must be
+   * `SSO_ISSUER`) and this client: client_secret_basic with a secret, else a public client.
+   */
+  private async configuration(): Promise<Configuration> {
+    if (this.client && Date.now() - this.client.at < METADATA_TTL_MS) return this.client.config;
+    const { issuer, clientId, clientSecret } = this.enabledConfig();
+    const oidc = await openidClient();
+    const server = new URL(issuer);
+    let config: Configuration;
+    try {
+      config = await oidc.discovery(
+        server,
+        clientId,
+        undefined,
+        clientSecret ? oidc.ClientSecretBasic(clientSecret) : oidc.None(),
+        {
+          timeout: HTTP_TIMEOUT_SECONDS,
+          execute: [
+            // openid-client trusts the TLS channel to the token endpoint for the ID token's
+            // origin (OIDC Core §3.1.3.7) and skips its signature; check it against the JWKS
+            // anyway, as this relying party always has (and there is no TLS with http://).
+            oidc.enableNonRepudiationChecks,
+            // openid-client speaks HTTPS only; an issuer configured as http:// is the
+            // operator's choice (a development IdP on loopback, or behind a trusted network).
+            ...(server.protocol === 'http:' ? [oidc.allowInsecureRequests] : []),
+          ],
+        },
+      );
+    } catch (e) {
+      this.logger.warn(
+        `SSO discovery at ${issuer} failed or does not describe this issuer: ${describeFailure(e)}`,
+      );
       throw new ApiError(ErrorCode.SsoProviderUnavailable);
     }
-    const value: IssuerMetadata = {
-      issuer: doc.issuer,
-      authorization_endpoint: doc.authorization_endpoint,
-      token_endpoint: doc.token_endpoint,
-      jwks_uri: doc.jwks_uri,
-      userinfo_endpoint:
-        typeof doc.userinfo_endpoint === 'string' ? doc.userinfo_endpoint : undefined,
-    };
-    this.metadata = { value, at: Date.now() };
-    return value;
+    this.client = { config, at: Date.now() };
+    return config;
   }
 
-  private keySet(metadata: IssuerMetadata): ReturnType<typeof createRemoteJWKSet> {
-    if (this.jwks?.uri !== metadata.jwks_uri) {
-      this.jwks = {
-        uri: metadata.jwks_uri,
-        set: createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: HTTP_TIMEOUT_MS }),
-      };
-    }
-    return this.jwks.set;
-  }
-
+  /**
+   * The code for tokens, and the validated ID token's claims (openid-client sends the PKCE
+   * verifier and checks the signature against the issuer's JWKS, `iss`, `aud`/`azp`, expiry and
+   * the nonce).
+   */
   private async exchange(
-    metadata: IssuerMetadata,
+    config: Configuration,
     code: string,
-    verifier: string,
-  ): Promise<{ idToken: string; accessToken: string | null }> {
-    const { clientId, clientSecret, redirectUri } = this.config.sso;
-    const form = new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: redirectUri,
-      code_verifier: verifier,
-    });
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/x-www-form-urlencoded',
-    };
-    if (clientSecret) {
-      // RFC 6749 §2.3.1: both parts form-urlencoded before Basic.
-      const pair = `${encodeURIComponent(clientId ?? '')}:${encodeURIComponent(clientSecret)}`;
-      headers.Authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
-    } else {
-      form.set('client_id', clientId ?? '');
+    state: string,
+    checks: { nonce: string; verifier: string },
+  ): Promise<{ claims: IDToken; accessToken: string }> {
+    const oidc = await openidClient();
+    // The authorization response as it reached the redirect URI. The web app posts only code
+    // and state; `iss` (RFC 9207) protects clients of several issuers from mix-up, and this
+    // client has exactly one, so the response is stated to come from it.
+    const callback = new URL(this.config.sso.redirectUri);
+    callback.searchParams.set('code', code);
+    callback.searchParams.set('state', state);
+    const metadata = config.serverMetadata();
+    if (metadata.authorization_response_iss_parameter_supported) {
+      callback.searchParams.set('iss', metadata.issuer);
     }
-    const res = await this.fetchJson(metadata.token_endpoint, {
-      method: 'POST',
-      headers,
-      body: form.toString(),
-    });
-    const json = res.json as { id_token?: unknown; access_token?: unknown } | null;
-    if (!res.ok || typeof json?.id_token !== 'string') {
-      this.logger.warn(`SSO token exchange refused: HTTP ${res.status}`);
-      throw new ApiError(ErrorCode.SsoExchangeFailed);
-    }
-    return {
-      idToken: json.id_token,
-      accessToken: typeof json.access_token === 'string' ? json.access_token : null,
-    };
-  }
-
-  private async verifyIdToken(
-    metadata: IssuerMetadata,
-    idToken: string,
-    nonceHash: Buffer,
-  ): Promise<JWTPayload> {
-    let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(idToken, this.keySet(metadata), {
-        issuer: metadata.issuer,
-        audience: this.config.sso.clientId ?? '',
-        clockTolerance: 30,
-      }));
+      const tokens = await oidc.authorizationCodeGrant(config, callback, {
+        expectedState: state,
+        expectedNonce: checks.nonce,
+        pkceCodeVerifier: checks.verifier,
+        idTokenExpected: true,
+      });
+      // idTokenExpected: openid-client has refused a response without an ID token.
+      const claims = tokens.claims() as IDToken;
+      return { claims, accessToken: tokens.access_token };
     } catch (e) {
-      this.logger.warn(`SSO ID token refused: ${e instanceof Error ? e.message : String(e)}`);
+      this.logger.warn(`SSO code exchange refused: ${describeFailure(e)}`);
+      if (isUnreachable(e)) throw new ApiError(ErrorCode.SsoProviderUnavailable);
       throw new ApiError(ErrorCode.SsoExchangeFailed);
     }
-    const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-    const azpOk =
-      audiences.length === 1 ||
-      (typeof payload.azp === 'string' && payload.azp === this.config.sso.clientId);
-    const nonceOk =
-      typeof payload.nonce === 'string' && constantTimeEqual(sha256(payload.nonce), nonceHash);
-    if (!azpOk || !nonceOk || typeof payload.sub !== 'string' || payload.sub === '') {
-      this.logger.warn('SSO ID token refused: nonce, azp or sub does not match');
-      throw new ApiError(ErrorCode.SsoExchangeFailed);
-    }
-    return payload;
   }
 
   /** E-mail and name from the ID token, or from the userinfo endpoint when the token has none. */
   private async identityOf(
-    metadata: IssuerMetadata,
-    claims: JWTPayload,
-    accessToken: string | null,
+    config: Configuration,
+    claims: IDToken,
+    accessToken: string,
   ): Promise<Identity> {
+    const metadata = config.serverMetadata();
     let source: Record<string, unknown> = claims;
-    if (typeof claims.email !== 'string' && metadata.userinfo_endpoint && accessToken) {
-      const res = await this.fetchJson(metadata.userinfo_endpoint, {
-        headers: { Authorization: `Bearer ${accessToken}` },
-      });
-      const info = res.json as Record<string, unknown> | null;
-      // OIDC Core §5.3.2: the userinfo `sub` must be the ID token's.
-      if (res.ok && info && info.sub === claims.sub) source = { ...claims, ...info };
+    if (typeof claims.email !== 'string' && metadata.userinfo_endpoint) {
+      const oidc = await openidClient();
+      try {
+        // openid-client refuses an answer whose `sub` is not the ID token's (OIDC Core §5.3.2).
+        source = { ...claims, ...(await oidc.fetchUserInfo(config, accessToken, claims.sub)) };
+      } catch (e) {
+        if (isUnreachable(e)) {
+          this.logger.warn(`SSO userinfo unreachable: ${describeFailure(e)}`);
+          throw new ApiError(ErrorCode.SsoProviderUnavailable);
+        }
+        // Without userinfo the ID token's claims decide (no e-mail: SSO_EMAIL_REQUIRED).
+        this.logger.warn(`SSO userinfo refused: ${describeFailure(e)}`);
+      }
     }
     const email = typeof source.email === 'string' ? source.email.trim() : '';
     if (!email || source.email_verified !== true || email.length > 254 || !email.includes('@')) {
       throw new ApiError(ErrorCode.SsoEmailRequired);
     }
     const name = typeof source.name === 'string' && source.name.trim() ? source.name.trim() : null;
-    return { issuer: metadata.issuer, subject: claims.sub as string, email, name };
+    return { issuer: metadata.issuer, subject: claims.sub, email, name };
   }
 
   private assertDomainAllowed(email: string, allowed: string[]): void {
@@ -404,27 +368,5 @@ export class SsoService implements OnModuleInit {
     );
     await m.query('UPDATE users SET email_verified = true WHERE id = $1', [user.id]);
     return { user, how: 'provisioned' };
-  }
-
-  private async fetchJson(
-    url: string,
-    init: RequestInit,
-  ): Promise<{ ok: boolean; status: number; json: unknown }> {
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        ...init,
-        headers: { Accept: 'application/json', ...(init.headers as Record<string, string>) },
-        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
-        redirect: 'error',
-      });
-    } catch (e) {
-      this.logger.warn(
-        `SSO provider unreachable (${url}): ${e instanceof Error ? e.message : String(e)}`,
-      );
-      throw new ApiError(ErrorCode.SsoProviderUnavailable);
-    }
-    const json: unknown = await res.json().catch(() => null);
-    return { ok: res.ok, status: res.status, json };
   }
 }
