@@ -53,7 +53,12 @@ export class EnvSchema {
   @IsOptional() @IsString() SSO_CLIENT_SECRET?: string;
   @IsOptional() @IsString() SSO_ALLOWED_DOMAINS?: string;
   @IsOptional() @IsIn(['on', 'off']) SSO_AUTO_PROVISION?: string;
-  @IsOptional() @IsUrl(url) SSO_REDIRECT_URI?: string;
+  // openid-client rebuilds the redirect_uri it sends to the token endpoint without query or
+  // fragment, which would then differ from the one registered at the issuer.
+  @IsOptional()
+  @IsUrl(url)
+  @Matches(/^[^?#]*$/, { message: 'SSO_REDIRECT_URI must have no query string or fragment' })
+  SSO_REDIRECT_URI?: string;
   @IsOptional()
   @IsString()
   @Matches(/^(?=.*\bopenid\b)[\x21\x23-\x5B\x5D-\x7E ]{6,512}$/, {
