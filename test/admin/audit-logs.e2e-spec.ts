@@ -297,7 +297,7 @@ describe('Admin audit log', () => {
           actor_type: 'user',
           actor_id: owner.userId,
           reason: null,
-          metadata: { bot_user_id: application.botUserId },
+          metadata: { bot_user_id: application.botUserId, confirmed_with: 'recent' },
         }),
         expect.objectContaining({
           action: 'oauth2.client_secret.reset',

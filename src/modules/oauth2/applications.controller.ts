@@ -26,11 +26,15 @@ import { BotProfileService } from './bot-profile.service';
 import {
   ApplicationCreateDto,
   ApplicationUpdateDto,
+  ApplicationDeleteDto,
+  BotTokenResetDto,
   ClientSecretResetDto,
 } from './dto/application.dto';
 import { BotProfileUpdateDto } from './dto/bot-profile-update.dto';
 import {
   BOT_PROFILE_EXAMPLES,
+  APPLICATION_DELETE_EXAMPLES,
+  BOT_TOKEN_RESET_EXAMPLES,
   CLIENT_SECRET_RESET_EXAMPLES,
   CREATE_APPLICATION_EXAMPLES,
   UPDATE_APPLICATION_EXAMPLES,
@@ -161,19 +165,32 @@ export class ApplicationsController {
     return this.apps.update(caller.userId, id, dto);
   }
 
-  /** Deletes the application and its bot user; every token it holds stops working. */
+  /**
+   * Deletes the application and its bot user; every token it holds stops working. Needs a
+   * re-authentication (password or second factor) unless this session proved one in the last 5 minutes.
+   */
   @Delete('oauth2/applications/:id')
   @HttpCode(204)
   @Auth({ kind: 'user' })
   @ApiOperation({
     operationId: 'delete_oauth2_application',
     summary: 'Delete an application',
-    description: 'Deletes it and its bot user; every token it holds stops working.',
+    description:
+      'Deletes it and its bot user; every token it holds stops working. Needs a ' +
+      're-authentication in the body (`password`, or `mfa_method` + `mfa_code`) unless this ' +
+      'session proved one in the last 5 minutes.',
   })
+  @ApiAuditReason()
   @ApiNoContentResponse({ description: 'Deleted.' })
-  @ApiErrors(ErrorCode.UnknownApplication)
-  delete(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
-    return this.apps.delete(caller.userId, id);
+  @ApiErrors(...REAUTH_ERRORS, ErrorCode.UnknownApplication)
+  @ApiBody({ type: ApplicationDeleteDto, examples: APPLICATION_DELETE_EXAMPLES, required: false })
+  delete(
+    @CurrentCaller() caller: SessionCaller,
+    @Param('id') id: string,
+    @Body() dto: ApplicationDeleteDto,
+    @RequestAudit() audit: AuditContext,
+  ): Promise<void> {
+    return this.apps.delete(caller, id, dto ?? {}, audit);
   }
 
   /** New client secret (shown once). Needs a re-authentication (password or second factor) unless this session proved one in the last 5 minutes. */
@@ -230,7 +247,10 @@ export class ApplicationsController {
     return this.botProfiles.update(caller.userId, id, dto);
   }
 
-  /** New bot token (shown once); the previous one stops working immediately. */
+  /**
+   * New bot token (shown once); the previous one stops working immediately. Needs a
+   * re-authentication (password or second factor) unless this session proved one in the last 5 minutes.
+   */
   @Post('oauth2/applications/:id/bot/reset-token')
   @HttpCode(200)
   @Auth({ kind: 'user' })
@@ -238,16 +258,20 @@ export class ApplicationsController {
     operationId: 'reset_bot_token',
     summary: 'Reset the bot token',
     description:
-      'A new bot token, shown only in this answer; the previous one stops working at once.',
+      'A new bot token, shown only in this answer; the previous one stops working at once. ' +
+      'Needs a re-authentication in the body (`password`, or `mfa_method` + `mfa_code`) unless ' +
+      'this session proved one in the last 5 minutes.',
   })
   @ApiAuditReason()
   @ApiOkResponse({ type: BotTokenResetResponse, description: 'The new bot token.' })
-  @ApiErrors(ErrorCode.UnknownApplication)
+  @ApiErrors(...REAUTH_ERRORS, ErrorCode.UnknownApplication)
+  @ApiBody({ type: BotTokenResetDto, examples: BOT_TOKEN_RESET_EXAMPLES })
   resetBotToken(
-    @CurrentCaller() caller: Caller,
+    @CurrentCaller() caller: SessionCaller,
     @Param('id') id: string,
+    @Body() dto: BotTokenResetDto,
     @RequestAudit() audit: AuditContext,
   ): Promise<BotTokenResetResponse> {
-    return this.apps.resetBotToken(caller.userId, id, audit);
+    return this.apps.resetBotToken(caller, id, dto, audit);
   }
 }

@@ -171,10 +171,30 @@ export class ApplicationsService implements OnModuleInit {
     return toApplication(app, await this.users.getById(app.botUserId));
   }
 
-  /** Deletes the application (its codes, grants, tokens and authorizations cascade) and its bot. */
-  async delete(ownerId: string, id: string): Promise<void> {
+  /**
+   * Deletes the application (its codes, grants, tokens and authorizations cascade) and its bot.
+   * Needs a re-authentication proof unless this session proved one in the last 5 minutes.
+   */
+  async delete(
+    caller: SessionCaller,
+    id: string,
+    proof: ReauthProof,
+    context: AuditContext,
+  ): Promise<void> {
+    await this.getOwned(caller.userId, id);
+    const confirmedWith = await this.reauth.confirm(caller, proof, {
+      allowRecent: true,
+      purpose: 'delete the application',
+    });
     await this.db.transaction(async (m) => {
-      const app = await this.getOwned(ownerId, id, m);
+      const app = await this.getOwned(caller.userId, id, m);
+      await this.audit.record(m, {
+        ...context,
+        action: 'oauth2.application.delete',
+        targetType: 'oauth2_application',
+        targetId: app.id,
+        metadata: { confirmed_with: confirmedWith, bot_user_id: app.botUserId },
+      });
       await m.getRepository(ApplicationEntity).delete({ id: app.id });
       await m.getRepository(UserEntity).delete({ id: app.botUserId });
       this.changed(app.id);
@@ -211,13 +231,21 @@ export class ApplicationsService implements OnModuleInit {
     return toApplication(app, await this.users.getById(app.botUserId), { clientSecret });
   }
 
-  /** New bot token; the old one stops working with the next request (one indexed lookup). */
+  /**
+   * New bot token; the old one stops working with the next request (one indexed lookup). Needs a
+   * re-authentication proof unless this session proved one in the last 5 minutes.
+   */
   async resetBotToken(
-    ownerId: string,
+    caller: SessionCaller,
     id: string,
+    proof: ReauthProof,
     context: AuditContext,
   ): Promise<BotTokenResetResponse> {
-    const app = await this.getOwned(ownerId, id);
+    const app = await this.getOwned(caller.userId, id);
+    const confirmedWith = await this.reauth.confirm(caller, proof, {
+      allowRecent: true,
+      purpose: 'reset the bot token',
+    });
     const botToken = newBotToken(app.id);
     await this.db.transaction(async (m) => {
       await m.update(ApplicationEntity, { id: app.id }, { botTokenHash: botToken.hash });
@@ -226,7 +254,7 @@ export class ApplicationsService implements OnModuleInit {
         action: 'oauth2.bot_token.reset',
         targetType: 'oauth2_application',
         targetId: app.id,
-        metadata: { bot_user_id: app.botUserId },
+        metadata: { bot_user_id: app.botUserId, confirmed_with: confirmedWith },
       });
     });
     this.changed(app.id);

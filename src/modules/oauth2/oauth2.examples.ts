@@ -35,6 +35,13 @@ export const CLIENT_SECRET_RESET_EXAMPLES: BodyExamples = {
   recent_login: { summary: 'Within 5 minutes of logging in (no proof)', value: {} },
 };
 
+export const BOT_TOKEN_RESET_EXAMPLES = CLIENT_SECRET_RESET_EXAMPLES;
+
+export const APPLICATION_DELETE_EXAMPLES: BodyExamples = {
+  ...reauthExamples({}, 'Delete'),
+  recent_login: { summary: 'Within 5 minutes of logging in (no proof)', value: {} },
+};
+
 export const BOT_PROFILE_EXAMPLES: BodyExamples = {
   profile: {
     summary: "Change the bot's username and bio",

@@ -33,3 +33,9 @@ export class ApplicationUpdateDto extends PartialType(ApplicationCreateDto) {}
  * 5 minutes of logging in (or of another re-authentication) on this session.
  */
 export class ClientSecretResetDto extends ReauthDto {}
+
+/** The owner's re-authentication for a new bot token (as ClientSecretResetDto). */
+export class BotTokenResetDto extends ReauthDto {}
+
+/** The owner's re-authentication for deleting the application (as ClientSecretResetDto). */
+export class ApplicationDeleteDto extends ReauthDto {}
