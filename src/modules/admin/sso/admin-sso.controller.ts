@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { SsoConfigResponse } from '../../auth/sso/dto';
+import { SsoConfigResponse } from '../../auth/sso/sso.response';
 import { SsoService } from '../../auth/sso/sso.service';
 import { AdminAcl } from '../acls';
 import { AdminRoute } from '../admin-route.decorator';

@@ -7,13 +7,8 @@ import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { ApiErrors } from '../../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../../common/rate-limit/rate-limit.decorator';
 import { originOf } from '../origin';
-import {
-  SsoCompleteDto,
-  SsoCompleteResponse,
-  SsoStartDto,
-  SsoStartResponse,
-  SsoStatusResponse,
-} from './dto';
+import { SsoCompleteDto, SsoStartDto } from './sso.dto';
+import { SsoCompleteResponse, SsoStartResponse, SsoStatusResponse } from './sso.response';
 import { SsoService } from './sso.service';
 import { SSO_COMPLETE_EXAMPLES, SSO_START_EXAMPLES } from '../auth.examples';
 

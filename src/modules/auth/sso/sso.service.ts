@@ -23,7 +23,7 @@ import type {
   SsoConfigResponse,
   SsoStartResponse,
   SsoStatusResponse,
-} from './dto';
+} from './sso.response';
 import { describeFailure, isUnreachable, openidClient } from './openid-client';
 
 const STATE_TTL_SECONDS = 600;

@@ -27,9 +27,9 @@ import {
   RegisterWebAuthnCredentialDto,
   RenameWebAuthnCredentialDto,
   WebAuthnAuthenticateDto,
-  WebAuthnCredentialResponse,
   WebAuthnMfaDto,
-} from './dto';
+} from './webauthn.dto';
+import { WebAuthnCredentialResponse } from './webauthn.response';
 import { WebAuthnService } from './webauthn.service';
 import {
   MFA_TICKET_EXAMPLES,

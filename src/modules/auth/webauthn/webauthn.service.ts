@@ -35,7 +35,7 @@ import {
   type SecondFactorCheck,
 } from '../mfa/second-factors';
 import { SessionsService, type SessionOrigin } from '../sessions.service';
-import type { WebAuthnCredentialResponse } from './dto';
+import type { WebAuthnCredentialResponse } from './webauthn.response';
 import type { WebAuthnChallengePurpose } from './webauthn-challenge.entity';
 import { WebAuthnCredentialEntity } from './webauthn-credential.entity';
 

@@ -18,7 +18,8 @@ import { MfaCodeDto, MfaTicketDto } from '../dto/mfa-login.dto';
 import { ReauthDto } from '../dto/reauth.dto';
 import { MfaLoginService } from '../mfa-login.service';
 import { REAUTH_ERRORS } from '../reauth.errors';
-import { AddPhoneDto, SmsSentResponse, VerifyPhoneDto } from './dto';
+import { AddPhoneDto, VerifyPhoneDto } from './sms-mfa.dto';
+import { SmsSentResponse } from './sms-mfa.response';
 import { SmsMfaService } from './sms-mfa.service';
 import {
   ADD_PHONE_EXAMPLES,

@@ -26,7 +26,7 @@ import {
   type SecondFactor,
   type SecondFactorCheck,
 } from '../second-factors';
-import type { SmsSentResponse } from './dto';
+import type { SmsSentResponse } from './sms-mfa.response';
 import type { SmsCodePurpose } from './mfa-sms-code.entity';
 
 /** An SMS code lives 5 minutes and survives 5 wrong tries. */

@@ -17,7 +17,8 @@ import { MfaCodeDto } from '../dto/mfa-login.dto';
 import { ReauthDto } from '../dto/reauth.dto';
 import { MfaLoginService } from '../mfa-login.service';
 import { REAUTH_ERRORS } from '../reauth.errors';
-import { MfaBackupCodesResponse, TotpEnableDto, TotpSetupResponse } from './dto';
+import { TotpEnableDto } from './totp.dto';
+import { MfaBackupCodesResponse, TotpSetupResponse } from './totp.response';
 import { TotpService } from './totp.service';
 import { MFA_TOTP_LOGIN_EXAMPLES, reauthExamples, TOTP_ENABLE_EXAMPLES } from '../../auth.examples';
 

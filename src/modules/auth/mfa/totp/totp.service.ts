@@ -20,7 +20,7 @@ import {
   type SecondFactor,
   type SecondFactorCheck,
 } from '../second-factors';
-import type { MfaBackupCodesResponse, TotpSetupResponse } from './dto';
+import type { MfaBackupCodesResponse, TotpSetupResponse } from './totp.response';
 
 /** RFC 6238 as the design fixes it: SHA-1, 6 digits, 30-second steps, ±1 step accepted. */
 const STEP_MS = 30_000;

@@ -46,12 +46,3 @@ export class RenameWebAuthnCredentialDto {
   @MaxLength(100)
   name: string;
 }
-
-/** WebAuthnCredentialResponse. */
-export class WebAuthnCredentialResponse {
-  id: string;
-  name: string;
-  created_at: string;
-  /** When it last signed a login or re-authentication. */
-  last_used_at: string | null;
-}
