@@ -1,6 +1,16 @@
+import type { Type } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ParleyApp } from '../src/app.setup';
 import { ERROR_TABLE, ErrorCode } from '../src/common/errors/error-code';
 import { createTestApp, http } from './helpers/app';
+import {
+  documentedRoutes,
+  modelOf,
+  propertyTypes,
+  readByPlugin,
+  type DocumentedRoute,
+} from './helpers/documented-routes';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'] as const;
 
@@ -9,8 +19,17 @@ interface Example {
   value?: Record<string, unknown>;
 }
 
+interface Schema {
+  $ref?: string;
+  type?: string;
+  items?: Schema;
+  allOf?: Schema[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+}
+
 interface Media {
-  schema?: { $ref?: string };
+  schema?: Schema;
   example?: unknown;
   examples?: Record<string, Example>;
 }
@@ -20,7 +39,7 @@ interface Operation {
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
-  parameters?: Array<{ in: string; name: string; description?: string }>;
+  parameters?: Array<{ in: string; name: string; description?: string; required?: boolean }>;
   requestBody?: { content: Record<string, Media> };
   responses: Record<string, { description?: string; content?: Record<string, Media> }>;
   'x-error-codes'?: string[];
@@ -32,6 +51,7 @@ interface Operation {
 interface Doc {
   tags?: Array<{ name: string; description?: string }>;
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
+  components: { schemas: Record<string, Schema> };
 }
 
 /** RFC 6749 §5.2 (and RFC 7009 §2.2.1) `error` values, and the status each is answered with. */
@@ -66,6 +86,31 @@ const isSecured = (op: Operation) =>
 const schemes = (op: Operation) => new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
 
 /**
+ * What the ValidationPipe checks on a class, inherited properties included: property → whether
+ * it is required (one with `@IsOptional` or `@ValidateIf` may be absent) and whether the pipe
+ * validates its value as a class of its own (`@ValidateNested`).
+ */
+function validatedProperties(cls: Type): Map<string, { required: boolean; nested: boolean }> {
+  const props = new Map<string, { required: boolean; nested: boolean }>();
+  for (const m of getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false)) {
+    if (!m.propertyName) continue;
+    const prop = props.get(m.propertyName) ?? { required: true, nested: false };
+    if (m.type === ValidationTypes.CONDITIONAL_VALIDATION) prop.required = false;
+    if (m.type === ValidationTypes.NESTED_VALIDATION) prop.nested = true;
+    props.set(m.propertyName, prop);
+  }
+  return props;
+}
+
+/** The component a schema points to: `$ref`, an array of it, or a nullable `allOf: [$ref]`. */
+function refOf(schema: Schema | undefined): string | undefined {
+  if (!schema) return undefined;
+  if (schema.type === 'array') return refOf(schema.items);
+  if (schema.allOf?.length === 1) return refOf(schema.allOf[0]);
+  return schema.$ref;
+}
+
+/**
  * The live document Swagger UI renders: every operation says what it does, every parameter and
  * response is described, and every error example is one the route really answers, in the shape
  * and with the status the server answers it.
@@ -76,7 +121,7 @@ describe('OpenAPI document', () => {
   const operations: Array<{ name: string; op: Operation }> = [];
 
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ imports: [DiscoveryModule] });
     doc = (await http(app).get('/docs/openapi.json')).body as Doc;
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of METHODS) {
@@ -215,5 +260,98 @@ describe('OpenAPI document', () => {
         .filter(([, media]) => media.example === undefined && !media.examples)
         .map(([type]) => `${type} request body has no example`),
     );
+  });
+
+  const findOperation = (route: DocumentedRoute): Operation | undefined =>
+    operations.find(({ op }) => op.operationId === route.operationId)?.op;
+
+  // A DTO the Swagger CLI plugin does not read (its file does not end in .dto.ts, .response.ts or
+  // .entity.ts: nest-cli.json) is documented as an empty object: clients and Swagger UI then send
+  // nothing, and linters reject every example. So every schema a route shows is compared with
+  // the class behind it: what the ValidationPipe checks is what the document says.
+  it('documents every request and response class as the ValidationPipe reads it', () => {
+    const problems: string[] = [];
+    const checked = new Set<string>();
+    const schemas = doc.components.schemas;
+
+    const checkModel = (
+      where: string,
+      schema: Schema | undefined,
+      cls: Type,
+      role: 'request' | 'response',
+    ): void => {
+      const ref = refOf(schema);
+      if (ref !== `#/components/schemas/${cls.name}`) {
+        problems.push(`${where}: shows ${ref ?? 'no schema'} for ${cls.name}`);
+        return;
+      }
+      if (checked.has(`${role} ${cls.name}`)) return;
+      checked.add(`${role} ${cls.name}`);
+      if (!readByPlugin(cls)) {
+        problems.push(
+          `${cls.name}: not compiled by the Swagger CLI plugin (name its file *.dto.ts or *.response.ts)`,
+        );
+      }
+      const component = schemas[cls.name];
+      const documented = component.properties ?? {};
+      const required = new Set(component.required ?? []);
+      const validated = validatedProperties(cls);
+      for (const [prop, { required: isRequired }] of validated) {
+        if (!(prop in documented)) problems.push(`${cls.name}.${prop}: validated, not documented`);
+        else if (isRequired && !required.has(prop))
+          problems.push(`${cls.name}.${prop}: required (no @IsOptional), not listed in required`);
+        else if (!isRequired && required.has(prop))
+          problems.push(
+            `${cls.name}.${prop}: optional (@IsOptional/@ValidateIf), listed in required`,
+          );
+      }
+      if (role === 'request') {
+        for (const prop of Object.keys(documented)) {
+          if (!validated.has(prop))
+            problems.push(`${cls.name}.${prop}: documented, not validated (the pipe strips it)`);
+        }
+      }
+      const types = propertyTypes(cls);
+      for (const [prop, propSchema] of Object.entries(documented)) {
+        const nested = modelOf(types.get(prop));
+        // A request object the pipe does not validate as a class is read by hand (embeds/embed.ts).
+        if (!nested || (role === 'request' && !validated.get(prop)?.nested)) continue;
+        checkModel(`${cls.name}.${prop}`, propSchema, nested, role);
+      }
+    };
+
+    const routes = documentedRoutes(app);
+    expect(routes.length).toBe(operations.length);
+    for (const route of routes) {
+      const op = findOperation(route);
+      if (!op) {
+        problems.push(`${route.label}: no operation ${route.operationId} in the document`);
+        continue;
+      }
+      if (route.body) {
+        const content = Object.entries(op.requestBody?.content ?? {});
+        if (content.length === 0)
+          problems.push(`${route.label}: validates a body it does not show`);
+        for (const [type, media] of content) {
+          checkModel(`${route.label} body (${type})`, media.schema, route.body, 'request');
+        }
+      }
+      if (route.query) {
+        for (const [prop, { required: isRequired }] of validatedProperties(route.query)) {
+          const param = op.parameters?.find((p) => p.in === 'query' && p.name === prop);
+          if (!param) problems.push(`${route.label}: query ${prop} validated, not documented`);
+          else if (isRequired !== (param.required === true))
+            problems.push(`${route.label}: query ${prop} required is ${isRequired} in the DTO`);
+        }
+      }
+      for (const { status, type } of route.responses) {
+        const schema = op.responses[status]?.content?.['application/json']?.schema;
+        checkModel(`${route.label} ${status}`, schema, type, 'response');
+      }
+    }
+    expect(problems).toEqual([]);
+    // The walk found the DTOs (a broken walk would check nothing and pass).
+    expect([...checked].filter((k) => k.startsWith('request ')).length).toBeGreaterThan(40);
+    expect([...checked].filter((k) => k.startsWith('response ')).length).toBeGreaterThan(60);
   });
 });
