@@ -1,7 +1,8 @@
 import type { Type } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule, Reflector } from '@nestjs/core';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ParleyApp } from '../src/app.setup';
+import { AUTH_METADATA, PUBLIC_METADATA } from '../src/common/auth/auth.metadata';
 import { ERROR_TABLE, ErrorCode } from '../src/common/errors/error-code';
 import { createTestApp, http } from './helpers/app';
 import {
@@ -353,5 +354,24 @@ describe('OpenAPI document', () => {
     // The walk found the DTOs (a broken walk would check nothing and pass).
     expect([...checked].filter((k) => k.startsWith('request ')).length).toBeGreaterThan(40);
     expect([...checked].filter((k) => k.startsWith('response ')).length).toBeGreaterThan(60);
+  });
+
+  // `security: []` is how OpenAPI says "no credentials" (finish-document.ts): without it a reader
+  // (or a linter) cannot tell a public route from one whose requirement was forgotten.
+  it('states the security of every operation: none exactly on the @Public routes', () => {
+    const reflector = app.get(Reflector);
+    const problems: string[] = [];
+    for (const route of documentedRoutes(app)) {
+      const op = findOperation(route);
+      const targets = [route.handler as () => void, route.controller];
+      const auth = reflector.getAllAndOverride<unknown>(AUTH_METADATA, targets) !== undefined;
+      const isPublic = reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets) === true;
+      if (!op?.security) problems.push(`${route.label}: no security`);
+      else if (auth && !isSecured(op)) problems.push(`${route.label}: @Auth but not secured`);
+      else if (!auth && !isPublic) problems.push(`${route.label}: neither @Auth nor @Public`);
+      else if (!auth && isSecured(op))
+        problems.push(`${route.label}: @Public but requires a credential`);
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -170,4 +170,24 @@ describe('finishOpenApiDocument', () => {
     expect(d.paths['/v1/archives/{archiveId}/download'].get!.responses['400']).toBeUndefined();
     expect(d.paths['/v1/health/live'].get!.responses['429']).toBeUndefined();
   });
+
+  it('states `security: []` on operations without a requirement, and keeps the others', () => {
+    const d = finishOpenApiDocument(
+      doc({
+        '/v1/health/live': { get: { responses: { '200': { description: 'Alive.' } } } },
+        '/v1/users/@me': {
+          get: { security: [{ sessionToken: [] }], responses: { '200': { description: 'Me.' } } },
+        },
+        '/v1/oauth2/token': {
+          post: {
+            security: [{}, { clientBasic: [] }],
+            responses: { '200': { description: 'Token.' } },
+          },
+        },
+      }),
+    );
+    expect(d.paths['/v1/health/live'].get!.security).toEqual([]);
+    expect(d.paths['/v1/users/@me'].get!.security).toEqual([{ sessionToken: [] }]);
+    expect(d.paths['/v1/oauth2/token'].post!.security).toEqual([{}, { clientBasic: [] }]);
+  });
 });

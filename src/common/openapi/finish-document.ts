@@ -62,6 +62,7 @@ interface Example {
  *   `@Auth`) plus the ones the pipeline adds (credentials, body parsing, validation, rate
  *   limits, IP bans, outages), each with its status and message from `ERROR_TABLE` and one
  *   example per code — so Swagger UI shows what the route really answers;
+ * - `security: []` on the public operations;
  * - tag descriptions, and path parameter descriptions by name.
  */
 export function finishOpenApiDocument(doc: OpenAPIObject): OpenAPIObject {
@@ -71,6 +72,10 @@ export function finishOpenApiDocument(doc: OpenAPIObject): OpenAPIObject {
       const op = item[method];
       if (!op) continue;
       for (const t of op.tags ?? []) usedTags.add(t);
+      // Every route has `@Auth`, which sets its security, or `@Public` (default deny, held by
+      // routes.e2e-spec.ts): an operation with no requirement is public. `security: []` says so,
+      // where an absent one would read as "forgotten" (and fall back to a global requirement).
+      op.security ??= [];
       describePathParameters(op);
       documentErrors(doc, op);
     }
