@@ -38,6 +38,24 @@ async function withDataSource<T>(fn: (ds: DataSource) => Promise<T>): Promise<T>
   }
 }
 
+/**
+ * The committed document belongs to no instance: its server is a variable, defaulting to a local
+ * one, that Swagger UI and client generators let the reader fill in. A running server's
+ * /docs/openapi.json names its own PUBLIC_URL instead.
+ */
+const COMMITTED_SERVERS = [
+  {
+    url: '{public_url}',
+    description: 'A Parley instance',
+    variables: {
+      public_url: {
+        default: 'http://localhost:8080',
+        description: 'The instance’s PUBLIC_URL (the API is under /v1)',
+      },
+    },
+  },
+];
+
 function sortDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortDeep);
   if (value && typeof value === 'object') {
@@ -150,9 +168,10 @@ async function main(): Promise<number> {
       const app = await createApp({ env });
       try {
         await app.init();
-        const doc = sortDeep(
-          buildOpenApiDocument(app, AppConfig.fromEnv({ ...process.env, ...env })),
-        );
+        const doc = sortDeep({
+          ...buildOpenApiDocument(app, AppConfig.fromEnv({ ...process.env, ...env })),
+          servers: COMMITTED_SERVERS,
+        });
         const text = JSON.stringify(doc, null, 2) + '\n';
         const file = join(ROOT, 'openapi', 'openapi.json');
         if (check) {

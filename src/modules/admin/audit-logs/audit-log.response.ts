@@ -50,14 +50,14 @@ export class AuditLogEntryResponse {
    */
   @ApiProperty({
     type: 'object',
+    // OpenAPI 3.0 ignores `nullable` beside no `type`: null is allowed by the string branch.
     additionalProperties: {
       oneOf: [
-        { type: 'string' },
+        { type: 'string', nullable: true },
         { type: 'number' },
         { type: 'boolean' },
         { type: 'array', items: {} },
       ],
-      nullable: true,
     },
     example: { name: 'auditors', acls: ['audit_log:view'], expires_at: null },
   })

@@ -110,6 +110,14 @@ export class RepoHostWebhook {
   compare?: string | null;
   ref?: string | null;
   ref_type?: string | null;
+  /** `push`: the commit before it (all zeros for a new ref). */
+  before?: string | null;
+  /** `push`: the commit after it (all zeros for a deleted ref). */
+  after?: string | null;
+  /** `push`: it created the ref. */
+  created?: boolean | null;
+  /** `push`: it deleted the ref. */
+  deleted?: boolean | null;
   forced?: boolean | null;
   answer?: RepoHostAnswer | null;
   comment?: RepoHostAnswer | null;
