@@ -69,12 +69,16 @@ describe('production process: a pathological body stalls nobody', () => {
     await app?.close();
   });
 
-  /** Sends `body` to `path` while polling health; the POST's answer and the health latencies. */
+  /**
+   * Sends `body` to `path` `times` times in a row while polling health; the POSTs' answers and
+   * the health latencies (several rounds: enough samples for a p99 to mean something).
+   */
   async function whilePolling(
     path: string,
     body: Buffer,
     headers: Record<string, string>,
-  ): Promise<{ reply: Reply; latencies: number[] }> {
+    times = 3,
+  ): Promise<{ replies: Reply[]; latencies: number[] }> {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const latencies: number[] = [];
     let done = false;
@@ -94,9 +98,10 @@ describe('production process: a pathological body stalls nobody', () => {
     })();
     await sleep(50);
     try {
-      const reply = await sendRaw(proc.port, path, body, headers);
+      const replies: Reply[] = [];
+      for (let i = 0; i < times; i++) replies.push(await sendRaw(proc.port, path, body, headers));
       await sleep(100); // what the server does right after answering counts too
-      return { reply, latencies };
+      return { replies, latencies };
     } finally {
       done = true;
       await poller;
@@ -113,27 +118,31 @@ describe('production process: a pathological body stalls nobody', () => {
 
   it('never reads it without a valid token: 404 at once, no memory spent', async () => {
     const before = rssMiB(proc.child.pid!);
-    const { reply, latencies } = await whilePolling(
+    const { replies, latencies } = await whilePolling(
       `/v1/webhooks/${hook.id}/${'D'.repeat(64)}/repohost`,
       EIGHT_MILLION_EMPTY_OBJECTS,
       { 'X-GitHub-Event': 'push' },
     );
-    expect(reply.status).toBe(404);
-    expect(reply.json?.code).toBe('UNKNOWN_WEBHOOK');
-    expect(latencies.length).toBeGreaterThan(3);
+    for (const reply of replies) {
+      expect(reply.status).toBe(404);
+      expect(reply.json?.code).toBe('UNKNOWN_WEBHOOK');
+    }
+    expect(latencies.length).toBeGreaterThan(5);
     expect(p99(latencies)).toBeLessThanOrEqual(100);
     expect(rssMiB(proc.child.pid!) - before).toBeLessThan(64);
   }, 60_000);
 
   it('refuses it with a valid token off the event loop: 400 JSON_TOO_MANY_ITEMS, health p99 ≤ 100 ms', async () => {
-    const { reply, latencies } = await whilePolling(
+    const { replies, latencies } = await whilePolling(
       `/v1/webhooks/${hook.id}/${hook.token}/repohost`,
       EIGHT_MILLION_EMPTY_OBJECTS,
       { 'X-GitHub-Event': 'push' },
     );
-    expect(reply.status).toBe(400);
-    expect(reply.json?.code).toBe('JSON_TOO_MANY_ITEMS');
-    expect(latencies.length).toBeGreaterThan(3);
+    for (const reply of replies) {
+      expect(reply.status).toBe(400);
+      expect(reply.json?.code).toBe('JSON_TOO_MANY_ITEMS');
+    }
+    expect(latencies.length).toBeGreaterThan(5);
     expect(p99(latencies)).toBeLessThanOrEqual(100);
   }, 60_000);
 
@@ -152,14 +161,16 @@ describe('production process: a pathological body stalls nobody', () => {
         `"commits":[${Array(copies).fill(commit).join(',')}]`,
       ),
     );
-    const { reply, latencies } = await whilePolling(
+    const { replies, latencies } = await whilePolling(
       `/v1/webhooks/${hook.id}/${hook.token}/repohost?wait=true`,
       payload,
       { 'X-GitHub-Event': 'push' },
     );
-    expect(reply.status).toBe(200);
-    expect(reply.json?.embeds?.[0]?.title).toEqual(expect.any(String));
-    expect(latencies.length).toBeGreaterThan(3);
+    for (const reply of replies) {
+      expect(reply.status).toBe(200);
+      expect(reply.json?.embeds?.[0]?.title).toEqual(expect.any(String));
+    }
+    expect(latencies.length).toBeGreaterThan(5);
     expect(p99(latencies)).toBeLessThanOrEqual(100);
   }, 60_000);
 });
