@@ -328,8 +328,8 @@ describe('sessions, account update, MFA-required login, suggestions, login brake
     });
   });
 
-  describe('per-e-mail login brake', () => {
-    it('answers 429 after 5 failures for that address, even with the right password', async () => {
+  describe('login brake (per account and address: test/security/logins.e2e-spec.ts)', () => {
+    it('answers 429 after 5 failures for that account from this address, even with the right password', async () => {
       const user = await registerUser(app);
       for (let i = 0; i < 5; i++) {
         const res = await login(user.email, 'wrong-password');

@@ -12,6 +12,7 @@ import { RATE_LIMIT_METADATA, type RateLimitMetadata } from './rate-limit.decora
 import { trackerFor } from './parley-throttler.guard';
 import { FallbackThrottlerStorage } from './fallback-throttler-storage';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
+import { AttemptCounters } from './attempt-counters';
 
 function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimitMetadata {
   return (
@@ -64,7 +65,8 @@ function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimit
       },
     }),
   ],
-  exports: [ThrottlerModule],
+  providers: [AttemptCounters],
+  exports: [ThrottlerModule, AttemptCounters],
 })
 export class RateLimitModule {}
 

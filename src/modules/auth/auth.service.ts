@@ -101,12 +101,13 @@ export class AuthService {
   async login(dto: LoginDto, origin: SessionOrigin): Promise<AuthLoginResult> {
     if (this.config.passwordLoginDisabled) throw new ApiError(ErrorCode.SsoRequired);
     const email = dto.email.trim();
-    await this.attempts.check(email);
     const user = await this.users.findByEmail(email);
+    const known = user ? await this.ipAuthorization.isKnown(user.id, origin.ip) : false;
+    await this.attempts.check(email, origin.ip, known);
     // Unknown e-mail and wrong password take the same time and give the same answer.
     const ok = await this.passwords.verify(user?.passwordHash ?? null, dto.password);
     if (!user || !ok) {
-      await this.attempts.recordFailure(email);
+      await this.attempts.recordFailure(email, origin.ip);
       // No change to join: the entry stands alone. Never the password, nor an unknown address
       // (people type passwords into the e-mail field).
       await this.audit.record(this.db.manager, {
@@ -119,9 +120,9 @@ export class AuthService {
       });
       throw this.invalidLogin();
     }
-    await this.attempts.recordSuccess(email);
+    await this.attempts.recordSuccess(email, origin.ip);
     // A second factor already proves more than a known IP would (ARCHITECTURE.md §6).
-    if (!user.mfaEnabled && (await this.ipAuthorization.required(user, origin.ip))) {
+    if (!user.mfaEnabled && !known && this.ipAuthorization.applies(user, origin.ip)) {
       throw await this.ipAuthorization.challenge(user, origin);
     }
     return this.db.transaction(async (m) => {

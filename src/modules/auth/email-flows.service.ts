@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { sha256 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
+import { AttemptCounters } from '../../common/rate-limit/attempt-counters';
 import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
 import { userActor } from '../audit/actor';
@@ -14,6 +16,7 @@ import type { AuthLoginResult } from './auth.response';
 import { AuthService } from './auth.service';
 import type { TokenAndPasswordDto } from './dto/email-flows.dto';
 import { EmailTokensService } from './email-tokens.service';
+import { rateLimited } from './login-attempts.limiter';
 import { maskEmail } from './origin';
 import { PasswordService } from './password.service';
 import { SessionOrigin, SessionsService } from './sessions.service';
@@ -22,6 +25,10 @@ const sameEmail = (a: string | null | undefined, b: string | null | undefined) =
   !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 /** E-mail verification, password reset and e-mail revert (ARCHITECTURE.md §6: 24 h, 1 h, 48 h). */
+/** Password-reset requests one address may receive within FORGOT_TARGET_WINDOW_MS. */
+export const FORGOT_PER_TARGET = 5;
+export const FORGOT_TARGET_WINDOW_MS = 15 * 60_000;
+
 @Injectable()
 export class EmailFlowsService {
   constructor(
@@ -34,6 +41,7 @@ export class EmailFlowsService {
     private readonly auth: AuthService,
     private readonly audit: AuditLog,
     private readonly config: AppConfig,
+    private readonly counters: AttemptCounters,
   ) {}
 
   /** Marks the address verified; a token for an address the account no longer has is invalid. */
@@ -60,9 +68,19 @@ export class EmailFlowsService {
     this.mailer.sendLater(user.email, 'verify', token, { username: user.username });
   }
 
-  /** Always succeeds, whether or not the address exists (no account enumeration). */
+  /**
+   * Always succeeds, whether or not the address exists (no account enumeration) — up to
+   * FORGOT_PER_TARGET requests per address within 15 minutes, whoever sends them (the route's
+   * own bucket limits each sender), so nobody can flood a mailbox with reset mails. The limit
+   * applies alike to addresses that have no account, so a 429 tells nothing either.
+   */
   async forgot(email: string): Promise<void> {
     if (this.config.passwordLoginDisabled) throw new ApiError(ErrorCode.SsoRequired);
+    if (this.config.rateLimits.enabled) {
+      const target = sha256(email.trim().toLowerCase()).toString('hex');
+      const sent = await this.counters.hit(`forgot-target:${target}`, FORGOT_TARGET_WINDOW_MS);
+      if (sent.count > FORGOT_PER_TARGET) throw rateLimited(sent.ttlMs / 1000);
+    }
     const user = await this.users.findByEmail(email.trim());
     if (!user?.email || user.bot) return;
     const token = await this.emailTokens.issue(user.id, 'reset', { email: user.email });

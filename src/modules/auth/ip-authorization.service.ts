@@ -36,14 +36,19 @@ export class IpAuthorizationService {
     private readonly audit: AuditLog,
   ) {}
 
-  /** Whether this login must be authorized by e-mail first. */
-  async required(user: UserEntity, ip: string | null | undefined): Promise<boolean> {
-    if (!this.config.ipAuthorization || !ip || !user.email) return false;
+  /** Whether a login from an address the user never logged in from must be authorized by e-mail. */
+  applies(user: UserEntity, ip: string | null | undefined): boolean {
+    return this.config.ipAuthorization && !!ip && !!user.email;
+  }
+
+  /** Whether the user has logged in from this address before (an authorized IP). */
+  async isKnown(userId: string, ip: string | null | undefined): Promise<boolean> {
+    if (!ip) return false;
     const rows = await this.db.query<unknown[]>(
       'SELECT 1 FROM authorized_ips WHERE user_id = $1 AND ip = $2',
-      [user.id, ip],
+      [userId, ip],
     );
-    return rows.length === 0;
+    return rows.length > 0;
   }
 
   /** Remembers (or refreshes) a known IP of a user. */

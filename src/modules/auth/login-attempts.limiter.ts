@@ -1,101 +1,75 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type Redis from 'ioredis';
+import { Injectable } from '@nestjs/common';
 import { sha256 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { AttemptCounters } from '../../common/rate-limit/attempt-counters';
 import { AppConfig } from '../../config/app.config';
-import { REDIS } from '../../infra/redis/redis.module';
 
+/** Wrong passwords for one account from one address before that address is refused. */
 export const LOGIN_FAILURES_ALLOWED = 5;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
-
-interface Count {
-  failures: number;
-  /** Milliseconds until the window (counted from the first failure) closes. */
-  ttlMs: number;
-}
+/** Wrong passwords for one account from all addresses before logins to it are spaced out. */
+export const ACCOUNT_FAILURES_BEFORE_SLOWDOWN = 20;
+/** While slowed down, one attempt per this long from addresses the account never logged in from. */
+export const ACCOUNT_SLOWDOWN_MS = 2_000;
 
 /**
- * Per-e-mail brute-force brake: after 5 failed logins for one address within 15 minutes (counted
- * from the first failure) the address answers 429 until the window closes, whatever the password,
- * so a guesser spread over many IPs is still slowed. A successful login clears the count.
- * Counts live in Redis when configured (shared by every instance), otherwise in memory.
- * Off with RATE_LIMITS=off (load benchmarks only), like every other limit.
+ * The brute-force brake of password logins. Failed attempts count against the caller, never
+ * against the account's owner:
+ * - per account **and address**: 5 wrong passwords within 15 minutes (from the first) and that
+ *   address is refused for that account (429) until the window closes — whatever it sends;
+ * - per account, all addresses: past 20 wrong passwords within 15 minutes, attempts from
+ *   addresses the account has never logged in from are spaced out to one per 2 s (429 with
+ *   `retry_after` ≤ 2): a guesser spread over many addresses is slowed to ~450 guesses per
+ *   window, while the owner — at an address they logged in from before, or anywhere after a short
+ *   wait — is never locked out for minutes.
+ * A successful login clears its address's count. Off with RATE_LIMITS=off (load benchmarks).
  */
 @Injectable()
 export class LoginAttemptsLimiter {
-  private readonly memory = new Map<string, { failures: number; expiresAt: number }>();
-  private readonly logger = new Logger(LoginAttemptsLimiter.name);
-
   constructor(
-    @Inject(REDIS) private readonly redis: Redis | null,
+    private readonly counters: AttemptCounters,
     private readonly config: AppConfig,
   ) {}
 
-  private key(email: string): string {
-    return `login-failures:${sha256(email.trim().toLowerCase()).toString('hex')}`;
+  private keys(email: string, ip: string | null | undefined) {
+    const account = sha256(email.trim().toLowerCase()).toString('hex');
+    return {
+      pair: `login-failures:${account}:${ip ?? 'unknown'}`,
+      account: `login-failures:${account}`,
+      slot: `login-slot:${account}`,
+    };
   }
 
-  /** Throws 429 while the address is blocked. */
-  async check(email: string): Promise<void> {
+  /**
+   * Throws 429 when this address may not try this account now. `knownAddress`: the account has
+   * logged in from it before (others' failures never slow it down).
+   */
+  async check(email: string, ip: string | null | undefined, knownAddress: boolean): Promise<void> {
     if (!this.config.rateLimits.enabled) return;
-    const { failures, ttlMs } = await this.read(this.key(email));
-    if (failures >= LOGIN_FAILURES_ALLOWED) throw rateLimited(ttlMs / 1000);
-  }
-
-  async recordFailure(email: string): Promise<void> {
-    if (!this.config.rateLimits.enabled) return;
-    const key = this.key(email);
-    if (this.redis) {
-      try {
-        // SET NX starts the window at the first failure; INCR counts (any Redis version).
-        await this.redis.multi().set(key, 0, 'PX', LOGIN_FAILURE_WINDOW_MS, 'NX').incr(key).exec();
-        return;
-      } catch (err) {
-        this.redisFailed(err);
-      }
-    }
-    const now = Date.now();
-    const entry = this.memory.get(key);
-    if (!entry || entry.expiresAt <= now) {
-      if (this.memory.size > 100_000) this.sweep(now);
-      this.memory.set(key, { failures: 1, expiresAt: now + LOGIN_FAILURE_WINDOW_MS });
-    } else {
-      entry.failures += 1;
+    const keys = this.keys(email, ip);
+    const pair = await this.counters.peek(keys.pair);
+    if (pair.count >= LOGIN_FAILURES_ALLOWED) throw rateLimited(pair.ttlMs / 1000);
+    if (knownAddress) return;
+    const account = await this.counters.peek(keys.account);
+    if (
+      account.count >= ACCOUNT_FAILURES_BEFORE_SLOWDOWN &&
+      !(await this.counters.claim(keys.slot, ACCOUNT_SLOWDOWN_MS))
+    ) {
+      throw rateLimited(ACCOUNT_SLOWDOWN_MS / 1000);
     }
   }
 
-  async recordSuccess(email: string): Promise<void> {
+  async recordFailure(email: string, ip: string | null | undefined): Promise<void> {
     if (!this.config.rateLimits.enabled) return;
-    const key = this.key(email);
-    this.memory.delete(key);
-    if (this.redis) await this.redis.del(key).catch((err: unknown) => this.redisFailed(err));
+    const keys = this.keys(email, ip);
+    await this.counters.hit(keys.pair, LOGIN_FAILURE_WINDOW_MS);
+    await this.counters.hit(keys.account, LOGIN_FAILURE_WINDOW_MS);
   }
 
-  // When Redis cannot answer, count in this process rather than failing logins with a 500.
-  private redisFailed(err: unknown): void {
-    this.logger.warn(`login-failure counter falls back to memory: ${(err as Error).message}`);
-  }
-
-  private async read(key: string): Promise<Count> {
-    if (this.redis) {
-      try {
-        const res = await this.redis.multi().get(key).pttl(key).exec();
-        const failures = Number(res?.[0]?.[1] ?? 0);
-        const ttlMs = Number(res?.[1]?.[1] ?? 0);
-        return { failures: Number.isFinite(failures) ? failures : 0, ttlMs: Math.max(0, ttlMs) };
-      } catch (err) {
-        this.redisFailed(err);
-      }
-    }
-    const entry = this.memory.get(key);
-    const now = Date.now();
-    if (!entry || entry.expiresAt <= now) return { failures: 0, ttlMs: 0 };
-    return { failures: entry.failures, ttlMs: entry.expiresAt - now };
-  }
-
-  private sweep(now: number): void {
-    for (const [k, v] of this.memory) if (v.expiresAt <= now) this.memory.delete(k);
+  async recordSuccess(email: string, ip: string | null | undefined): Promise<void> {
+    if (!this.config.rateLimits.enabled) return;
+    await this.counters.clear(this.keys(email, ip).pair);
   }
 }
 
