@@ -43,10 +43,11 @@ async function relyingParty(
   client: TestApplication,
   user: TestUser,
   mode: 'ok' | 'wrong-nonce' | 'bad-signature',
+  scope = 'openid email profile',
 ): Promise<OidcFlowResult> {
   const { stdout } = await run(
     process.execPath,
-    [SCRIPT, issuer, client.id, client.clientSecret, RP_REDIRECT, user.token, mode],
+    [SCRIPT, issuer, client.id, client.clientSecret, RP_REDIRECT, user.token, mode, scope],
     { timeout: 30_000 },
   ).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as OidcFlowResult;
@@ -155,6 +156,20 @@ describe('Sign in with Parley: OpenID Connect with the real openid-client v6', (
       expect(result.code).toBe('OAUTH_INVALID_RESPONSE');
       expect(result.cause).toBe('JWT signature verification failed');
     });
+
+    it('openid-client’s fetchUserInfo works with exactly openid email (what identity brokers ask for)', async () => {
+      const user = await registerUser(app);
+      const result = await relyingParty(issuer, client, user, 'ok', 'openid email');
+      expect(result.error).toBeUndefined();
+      expect(result.scope.split(' ').sort()).toEqual(['email', 'openid']);
+      expect(result.userinfo).toEqual({
+        sub: user.userId,
+        auth_time: result.claims.auth_time,
+        email: user.email,
+        verified: false,
+        email_verified: false,
+      });
+    });
   });
 
   describe('OIDC_SIGNING_KEY with an Ed25519 key', () => {
@@ -238,7 +253,15 @@ describe('OpenID Connect provider (supertest)', () => {
         jwks_uri: 'http://parley.test/v1/oauth2/keys',
         introspection_endpoint: 'http://parley.test/v1/oauth2/introspect',
         revocation_endpoint: 'http://parley.test/v1/oauth2/token/revoke',
-        scopes_supported: ['identify', 'email', 'guilds', 'guilds.join', 'bot', 'openid', 'profile'],
+        scopes_supported: [
+          'identify',
+          'email',
+          'guilds',
+          'guilds.join',
+          'bot',
+          'openid',
+          'profile',
+        ],
         response_types_supported: ['code'],
         response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
@@ -446,13 +469,34 @@ describe('OpenID Connect provider (supertest)', () => {
       expect(res.body).not.toHaveProperty('email_verified');
     });
 
-    it('needs identify or profile: openid email alone is 403 MISSING_OAUTH_SCOPE', async () => {
-      const body = await tokensFor('openid email');
+    it('serves an OpenID request without profile scopes (Core §5.3): sub, and the e-mail with email', async () => {
+      const withEmail = await tokensFor('openid email');
+      const res = await http(app)
+        .get('/v1/oauth2/userinfo')
+        .set('Authorization', `Bearer ${withEmail.access_token}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        sub: user.userId,
+        auth_time: expect.any(Number),
+        email: user.email,
+        verified: false,
+        email_verified: false,
+      });
+      const openidOnly = await tokensFor('openid');
+      const bare = await http(app)
+        .get('/v1/oauth2/userinfo')
+        .set('Authorization', `Bearer ${openidOnly.access_token}`);
+      expect(bare.status).toBe(200);
+      expect(bare.body).toEqual({ sub: user.userId, auth_time: expect.any(Number) });
+    });
+
+    it('needs an OpenID request or a profile scope: email alone is 403 MISSING_OAUTH_SCOPE', async () => {
+      const body = await tokensFor('email');
       const res = await http(app)
         .get('/v1/oauth2/userinfo')
         .set('Authorization', `Bearer ${body.access_token}`);
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ code: 'MISSING_OAUTH_SCOPE', missing_scopes: ['identify'] });
+      expect(res.body).toMatchObject({ code: 'MISSING_OAUTH_SCOPE', missing_scopes: ['openid'] });
     });
   });
 });

@@ -1,10 +1,11 @@
 // "Sign in with Parley" driven by the real `openid-client` v6 as a relying party would (ESM-only,
 // so the Jest suite runs this file in a child process). Usage:
-//   node openid-client-oidc-flow.mjs <issuer> <client_id> <client_secret> <redirect_uri> <session_token> <ok|wrong-nonce|bad-signature>
+//   node openid-client-oidc-flow.mjs <issuer> <client_id> <client_secret> <redirect_uri> <session_token> <ok|wrong-nonce|bad-signature> [scope]
 // Prints one JSON object on stdout; on failure prints {"error": ..., "code": ...} and exits 1.
 import * as client from 'openid-client';
 
-const [issuer, clientId, clientSecret, redirectUri, sessionToken, mode] = process.argv.slice(2);
+const [issuer, clientId, clientSecret, redirectUri, sessionToken, mode, scope = 'openid email profile'] =
+  process.argv.slice(2);
 
 async function main() {
   // Default algorithm 'oidc': GET <issuer>/.well-known/openid-configuration (issuer must match).
@@ -43,7 +44,7 @@ async function main() {
     headers: { 'content-type': 'application/json', authorization: sessionToken },
     body: JSON.stringify({
       client_id: clientId,
-      scope: 'openid email profile',
+      scope,
       redirect_uri: redirectUri,
       response_type: 'code',
       state: expectedState,

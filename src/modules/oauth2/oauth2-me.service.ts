@@ -49,10 +49,18 @@ export class OAuth2MeService {
     return out;
   }
 
-  /** Parley's userinfo fields plus the OpenID Connect standard claims. */
+  /**
+   * The OpenID Connect UserInfo endpoint (Core §5.3), plus Parley's user fields. Any token of an
+   * OpenID request (`openid`) or with `identify`/`profile` may call it: `sub` and `auth_time`
+   * always; the profile (Parley's fields, `name`, `preferred_username`) with `identify` or
+   * `profile`; `email`, `email_verified` (and `verified`) with `email`.
+   */
   async userInfo(caller: BearerCaller): Promise<OAuth2UserInfoResponse> {
-    if (!grantsProfile(caller.scopes)) {
-      throw new ApiError(ErrorCode.MissingOauthScope, undefined, { missing_scopes: ['identify'] });
+    const profile = grantsProfile(caller.scopes);
+    if (!profile && !caller.scopes.includes('openid')) {
+      throw new ApiError(ErrorCode.MissingOauthScope, undefined, {
+        missing_scopes: ['openid'],
+      });
     }
     const [user, authTime] = await Promise.all([
       this.users.getProfile(caller.userId),
@@ -63,16 +71,20 @@ export class OAuth2MeService {
     const claims = oidcUserClaims(user, caller.scopes);
     const out: OAuth2UserInfoResponse = {
       sub: user.id,
-      id: user.id,
-      username: user.username,
-      discriminator: user.discriminator,
-      global_name: user.globalName,
-      avatar: user.avatar,
-      flags: user.flags,
       auth_time: Math.floor(authTime.getTime() / 1000),
-      name: claims.name!,
-      preferred_username: claims.preferred_username!,
     };
+    if (profile) {
+      Object.assign(out, {
+        id: user.id,
+        username: user.username,
+        discriminator: user.discriminator,
+        global_name: user.globalName,
+        avatar: user.avatar,
+        flags: user.flags,
+        name: claims.name!,
+        preferred_username: claims.preferred_username!,
+      });
+    }
     if (caller.scopes.includes('email')) {
       out.email = user.email;
       out.verified = user.emailVerified;

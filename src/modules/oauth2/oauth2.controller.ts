@@ -116,19 +116,21 @@ export class OAuth2Controller {
   }
 
   /**
-   * The token's user (`sub` = user id) with the OpenID Connect standard claims; needs `identify`
-   * or `profile` (else 403 MISSING_OAUTH_SCOPE); e-mail only with the `email` scope.
+   * OpenID Connect UserInfo (Core §5.3): `sub` for any token of an OpenID request (`openid`) or
+   * with `identify`/`profile`; the profile with `identify` or `profile`; the e-mail with `email`.
    */
   @Get('userinfo')
-  // identify or profile: checked by OAuth2MeService (the guard's scopes are all-of).
+  // openid, identify or profile: checked by OAuth2MeService (the guard's scopes are all-of).
   @Auth({ kind: 'bearer' })
   @ApiOperation({
     operationId: 'get_oauth2_userinfo',
     summary: 'OpenID Connect UserInfo',
     description:
-      'The token’s user (`sub` = user ID) with the OpenID Connect standard claims. Needs the ' +
-      '`identify` or `profile` scope (else 403 MISSING_OAUTH_SCOPE); the e-mail address only ' +
-      'with `email`.',
+      'The token’s user, as OpenID Connect Core §5.3 has it: `sub` (the user ID) and ' +
+      '`auth_time` for any token with `openid`, `identify` or `profile` (else 403 ' +
+      'MISSING_OAUTH_SCOPE); the profile — Parley’s user fields, `name`, ' +
+      '`preferred_username` — with `identify` or `profile`; `email` and `email_verified` with ' +
+      '`email`.',
   })
   @ApiOkResponse({ type: OAuth2UserInfoResponse, description: 'The user’s claims.' })
   @ApiErrors(ErrorCode.MissingOauthScope)

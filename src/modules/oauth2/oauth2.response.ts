@@ -101,13 +101,19 @@ export class OAuth2AuthorizationResponse {
 }
 
 export class OAuth2UserInfoResponse {
-  /** Subject: the user id. */
+  /** Subject: the user id (always). */
   sub: string;
-  id: string;
-  username: string;
-  discriminator: string;
-  global_name: string | null;
-  avatar: string | null;
+  /** Only with `identify` or `profile`. */
+  id?: string;
+  /** Only with `identify` or `profile`. */
+  username?: string;
+  /** Only with `identify` or `profile`. */
+  discriminator?: string;
+  /** Only with `identify` or `profile`. */
+  global_name?: string | null;
+  /** Only with `identify` or `profile`. */
+  avatar?: string | null;
+  /** Only with `identify` or `profile`. */
   flags?: number;
   /** Only with the `email` scope. */
   email?: string | null;
@@ -116,10 +122,10 @@ export class OAuth2UserInfoResponse {
   /** OpenID Connect: when the user authenticated (Unix seconds) before authorizing the grant. */
   @ApiProperty({ example: 1795500000 })
   auth_time: number;
-  /** OpenID Connect: the display name, else the username. */
-  name: string;
-  /** OpenID Connect: the username. */
-  preferred_username: string;
+  /** OpenID Connect: the display name, else the username; only with `identify` or `profile`. */
+  name?: string;
+  /** OpenID Connect: the username; only with `identify` or `profile`. */
+  preferred_username?: string;
   /** OpenID Connect: whether the e-mail address is verified; only with the `email` scope. */
   @ApiProperty({ required: false })
   email_verified?: boolean;
