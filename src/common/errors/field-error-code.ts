@@ -27,6 +27,8 @@ export enum FieldErrorCode {
   UnknownField = 'UNKNOWN_FIELD',
   InvalidEmail = 'INVALID_EMAIL',
   InvalidUrl = 'INVALID_URL',
+  UrlTypeInvalidUrl = 'URL_TYPE_INVALID_URL',
+  UrlTypeInvalidScheme = 'URL_TYPE_INVALID_SCHEME',
   InvalidSnowflake = 'INVALID_SNOWFLAKE',
   // Generated from the constraint names before codes were listed here; kept as clients see them.
   InvalidIsLength = 'INVALID_IS_LENGTH',
@@ -43,6 +45,7 @@ export enum FieldErrorCode {
   PasswordRequired = 'PASSWORD_REQUIRED',
   PasswordDoesNotMatch = 'PASSWORD_DOES_NOT_MATCH',
   UsernameInvalid = 'USERNAME_INVALID',
+  NameInvisible = 'NAME_INVISIBLE',
   UsernameTooManyUsers = 'USERNAME_TOO_MANY_USERS',
   DiscriminatorInvalid = 'DISCRIMINATOR_INVALID',
   DiscriminatorTaken = 'DISCRIMINATOR_TAKEN',
@@ -99,6 +102,10 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   [FieldErrorCode.UnknownField]: { message: 'Unknown field.' },
   [FieldErrorCode.InvalidEmail]: { message: 'Not a valid e-mail address.' },
   [FieldErrorCode.InvalidUrl]: { message: 'Not a valid URL.' },
+  [FieldErrorCode.UrlTypeInvalidUrl]: { message: 'Not a well formed URL.' },
+  [FieldErrorCode.UrlTypeInvalidScheme]: {
+    message: 'Scheme must be http or https (or attachment:// for images and icons).',
+  },
   [FieldErrorCode.InvalidSnowflake]: { message: 'Must be a snowflake id.' },
   [FieldErrorCode.InvalidIsLength]: { message: 'Length out of range.' },
   [FieldErrorCode.InvalidIsSnowflake]: { message: 'Must be a snowflake id.' },
@@ -113,6 +120,9 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   [FieldErrorCode.PasswordRequired]: { message: 'The current password is required.' },
   [FieldErrorCode.PasswordDoesNotMatch]: { message: 'Password does not match.' },
   [FieldErrorCode.UsernameInvalid]: { message: 'Username must be 2-32 of A-Z a-z 0-9 _.' },
+  [FieldErrorCode.NameInvisible]: {
+    message: 'Must contain at least one visible character (not only spaces, bidi or zero-width characters).',
+  },
   [FieldErrorCode.UsernameTooManyUsers]: { message: 'Too many users have this username.' },
   [FieldErrorCode.DiscriminatorInvalid]: { message: 'Discriminator must be 4 digits.' },
   [FieldErrorCode.DiscriminatorTaken]: {

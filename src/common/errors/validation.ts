@@ -29,6 +29,7 @@ export const CONSTRAINT_CODES: Record<string, FieldErrorCode> = {
   matches: FieldErrorCode.BaseTypeFormat,
   equals: FieldErrorCode.BaseTypeChoices,
   isSnowflake: FieldErrorCode.InvalidIsSnowflake,
+  isVisibleText: FieldErrorCode.NameInvisible,
 };
 
 const codeOf = (constraint: string, context: unknown): FieldErrorCode =>

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { BlobStorage, type BlobInfo } from './blob-storage';
-import { parseImageDataUri } from './data-uri';
+import { parseImageDataUri, type ParsedImage } from './data-uri';
 
 /** Kinds of image assets, also the folder names under `assets/`. */
 export type AssetKind = 'icons' | 'banners' | 'avatars';
@@ -29,7 +29,11 @@ export class AssetStorage {
     path: string,
   ): Promise<string | null> {
     if (dataUri === null) return null;
-    const image = parseImageDataUri(dataUri, path);
+    return this.storeParsed(kind, ownerId, parseImageDataUri(dataUri, path));
+  }
+
+  /** Stores an image already parsed (parseImageDataUri); returns its hash. */
+  async storeParsed(kind: AssetKind, ownerId: string, image: ParsedImage): Promise<string> {
     const hash = createHash('sha256').update(image.data).digest('hex').slice(0, 32);
     await this.blobs.put(`${assetFolder(kind, ownerId)}/${hash}.${image.ext}`, image.data);
     return hash;

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,5 +37,34 @@ describe('LocalBlobStorage list and delete', () => {
     // A folder where a file is expected: unlink fails with something other than ENOENT.
     await mkdir(join(root, 'assets/icons/9/dir.png'), { recursive: true });
     await expect(blobs.delete('assets/icons/9/dir.png')).rejects.toThrow();
+  });
+});
+
+describe('LocalBlobStorage file modes (security finding 10)', () => {
+  const mode = (path: string) => statSync(path).mode & 0o777;
+
+  it('writes blobs 0600 in folders 0700, also through putFile', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'parley-blobs-'));
+    const blobs = new LocalBlobStorage(root);
+    await blobs.put('archives/user/1/a.zip', Buffer.from('zip'));
+    const source = join(mkdtempSync(join(tmpdir(), 'parley-src-')), 'b.zip');
+    writeFileSync(source, 'zip', { mode: 0o644 });
+    await blobs.putFile('archives/user/1/b.zip', source);
+    expect(mode(join(root, 'archives/user/1/a.zip'))).toBe(0o600);
+    expect(mode(join(root, 'archives/user/1/b.zip'))).toBe(0o600);
+    for (const dir of ['archives', 'archives/user', 'archives/user/1']) {
+      expect({ dir, mode: mode(join(root, dir)) }).toEqual({ dir, mode: 0o700 });
+    }
+  });
+
+  it('closes a top-level folder an older version left open', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'parley-blobs-'));
+    chmodSync(root, 0o755);
+    mkdirSync(join(root, 'assets', 'icons'), { recursive: true, mode: 0o755 });
+    chmodSync(join(root, 'assets'), 0o755);
+    await new LocalBlobStorage(root).put('assets/icons/1/x.png', Buffer.alloc(1));
+    expect(mode(join(root, 'assets'))).toBe(0o700);
+    // The root (DATA_DIR) is left as it was: the embedded database's user must cross it.
+    expect(mode(root)).toBe(0o755);
   });
 });

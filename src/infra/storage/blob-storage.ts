@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { dirname, join, normalize, sep } from 'node:path';
 
@@ -26,10 +26,32 @@ export interface BlobInfo {
 
 const isMissing = (err: unknown): boolean => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
-/** Blobs as files under a root folder (DATA_DIR). Writes go through a temp file + rename. */
+/** Files 0600 in folders 0700: blobs (archives of a user's data, uploads) are this process's alone. */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+/**
+ * Blobs as files under a root folder (DATA_DIR). Writes go through a temp file + rename. Every
+ * file is written 0600 and every folder made 0700 — archives hold e-mail addresses, IP addresses,
+ * birth dates and messages — and a top-level folder made by an older version (0755) is closed on
+ * first use. The root itself is left as it is (the embedded database's user must cross it).
+ */
 export class LocalBlobStorage extends BlobStorage {
+  /** Top-level folders already made private in this process. */
+  private readonly closed = new Set<string>();
+
   constructor(private readonly root: string) {
     super();
+  }
+
+  /** Makes the folder of `target` (0700), and its top-level folder under the root private. */
+  private async folderFor(target: string): Promise<void> {
+    await mkdir(dirname(target), { recursive: true, mode: DIR_MODE });
+    const top = target.slice(normalize(this.root).length + 1).split(sep)[0];
+    if (!this.closed.has(top)) {
+      await chmod(join(this.root, top), DIR_MODE);
+      this.closed.add(top);
+    }
   }
 
   path(key: string): string {
@@ -40,17 +62,19 @@ export class LocalBlobStorage extends BlobStorage {
 
   async put(key: string, data: Buffer): Promise<void> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
+    await this.folderFor(target);
     const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, data);
+    await writeFile(tmp, data, { mode: FILE_MODE });
     await rename(tmp, target);
   }
 
   async putFile(key: string, sourcePath: string): Promise<void> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
+    await this.folderFor(target);
     const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
     await copyFile(sourcePath, tmp);
+    // A copy keeps the source's mode: narrow it before the blob appears under its name.
+    await chmod(tmp, FILE_MODE);
     await rename(tmp, target);
   }
 

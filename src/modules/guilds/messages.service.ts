@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { UserEntity } from '../users/user.entity';
-import { normalizeDraft } from './embeds/embed';
+import { normalizeDraft, urlErrors } from './embeds/embed';
 import type { CreateMessageDto } from './dto/create-message.dto';
 import type { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { GuildAccessService } from './guild-access.service';
@@ -61,6 +61,8 @@ export class MessagesService {
       channelId,
       Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES,
     );
+    const badUrls = urlErrors(dto.embeds ?? []);
+    if (badUrls.length > 0) throw ApiError.form(badUrls);
     const draft = normalizeDraft({ content: dto.content, embeds: dto.embeds ?? [] });
     if (!draft) throw new ApiError(ErrorCode.EmptyMessage);
     const author = await this.dataSource.getRepository(UserEntity).findOneByOrFail({ id: userId });

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import type { FieldError } from '../../common/errors/api-error';
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
-import { AppConfig } from '../../config/app.config';
+import { AssetStorage } from '../../infra/storage/asset-storage.service';
+import { parseImageDataUri, type ParsedImage } from '../../infra/storage/data-uri';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { ApplicationEntity } from './application.entity';
@@ -12,7 +13,6 @@ import { toBotProfile } from './application.mapper';
 import type { BotProfileResponse } from './application.response';
 import { ApplicationsService } from './applications.service';
 import type { BotProfileUpdateDto } from './dto/bot-profile-update.dto';
-import { decodeImageDataUri, type DecodedImage, storeImage } from './image-data-uri';
 
 /** BotFlags a profile update may set. */
 export const BOT_FLAGS = { FRIENDLY_BOT: 16, FRIENDLY_BOT_MANUAL_APPROVAL: 32 } as const;
@@ -24,26 +24,23 @@ export class BotProfileService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly apps: ApplicationsService,
-    private readonly config: AppConfig,
+    private readonly assets: AssetStorage,
     private readonly users: UsersService,
   ) {}
 
   async update(ownerId: string, id: string, dto: BotProfileUpdateDto): Promise<BotProfileResponse> {
     const errors: FieldError[] = [];
-    const image = (field: 'avatar' | 'banner'): DecodedImage | null | undefined => {
+    // Both images are checked (magic bytes included) before anything is stored.
+    const image = (field: 'avatar' | 'banner'): ParsedImage | null | undefined => {
       const v = dto[field];
-      if (v === undefined) return undefined;
-      if (v === null) return null;
-      const decoded = decodeImageDataUri(v);
-      if (typeof decoded === 'string') {
-        errors.push({
-          path: field,
-          code: FieldErrorCode.ImageInvalid,
-          message: `${field} ${decoded}.`,
-        });
+      if (v === undefined || v === null) return v;
+      try {
+        return parseImageDataUri(v, field);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        errors.push(...((err.extra.errors as FieldError[] | undefined) ?? []));
         return undefined;
       }
-      return decoded;
     };
     const avatar = image('avatar');
     const banner = image('banner');
@@ -58,8 +55,12 @@ export class BotProfileService {
 
     const app = await this.apps.getOwned(ownerId, id);
     // Files first: a hash in the row must always point at a file that exists.
-    if (avatar) await storeImage(this.config.dataDir, 'avatars', app.botUserId, avatar);
-    if (banner) await storeImage(this.config.dataDir, 'banners', app.botUserId, banner);
+    const avatarHash = avatar
+      ? await this.assets.storeParsed('avatars', app.botUserId, avatar)
+      : null;
+    const bannerHash = banner
+      ? await this.assets.storeParsed('banners', app.botUserId, banner)
+      : null;
 
     return this.db.transaction(async (m) => {
       const users = m.getRepository(UserEntity);
@@ -90,8 +91,8 @@ export class BotProfileService {
         bot.discriminator = discriminator;
       }
       if (dto.bio !== undefined) bot.bio = dto.bio;
-      if (avatar !== undefined) bot.avatar = avatar?.hash ?? null;
-      if (banner !== undefined) bot.banner = banner?.hash ?? null;
+      if (avatar !== undefined) bot.avatar = avatarHash;
+      if (banner !== undefined) bot.banner = bannerHash;
       await users.update(
         { id: bot.id },
         {

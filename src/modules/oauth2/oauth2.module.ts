@@ -6,6 +6,7 @@ import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { SessionEntity } from '../auth/session.entity';
 import { GuildsModule } from '../guilds/guilds.module';
+import { StorageModule } from '../../infra/storage/storage.module';
 import { UsersModule } from '../users/users.module';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationsController } from './applications.controller';
@@ -42,6 +43,7 @@ import { OidcKeyStore } from './oidc-keys';
     AuthModule,
     AuditModule,
     GuildsModule,
+    StorageModule,
     TypeOrmModule.forFeature([
       ApplicationEntity,
       OAuth2AuthorizationEntity,

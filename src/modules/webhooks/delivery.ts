@@ -12,6 +12,7 @@ import {
   MAX_USERNAME,
   type MessageDraft,
   normalizeDraft,
+  urlErrors,
 } from '../guilds/embeds/embed';
 import { EMBED_LIMITS } from '../guilds/embeds/truncate';
 import { transformChatCompat } from './transformers/chatcompat.transformer';
@@ -205,6 +206,7 @@ function plainDraft(p: Record<string, unknown>): MessageDraft {
       });
     } else embeds = p.embeds as Embed[];
   }
+  errors.push(...urlErrors(embeds, avatarUrl));
   if (errors.length > 0) throw ApiError.form(errors);
   const draft = normalizeDraft({ content, username, avatar_url: avatarUrl, embeds });
   if (!draft) throw new ApiError(ErrorCode.EmptyMessage);

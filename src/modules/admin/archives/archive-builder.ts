@@ -125,7 +125,8 @@ export class ArchiveBuilder implements OnModuleInit {
     const dir = await mkdtemp(join(tmpdir(), 'parley-archive-'));
     try {
       const path = join(dir, `${archiveId}.zip`);
-      const out = createWriteStream(path);
+      // The zip holds a user's data: only this process may read it, even in the temp folder.
+      const out = createWriteStream(path, { mode: 0o600 });
       const zip = archiver('zip', { zlib: { level: 6 } });
       const failed = new Promise<never>((_, reject) => {
         zip.on('error', reject);

@@ -1,5 +1,6 @@
 import { Equals, IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { IsVisibleText } from '../../../common/text/visible-text';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{2,32}$/;
 
@@ -26,6 +27,7 @@ export class RegisterDto {
   @IsOptional()
   @IsString()
   @Length(1, 32)
+  @IsVisibleText()
   global_name?: string;
 
   /** Guild invite to join after registration (accepted, not used yet). */

@@ -10,6 +10,7 @@ import {
 import { USERNAME_PATTERN } from './register.dto';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { ReauthDto } from '../mfa/dto/reauth.dto';
+import { IsVisibleText } from '../../../common/text/visible-text';
 
 /**
  * `PATCH /users/@me`. Changing `email` or `new_password` needs a re-authentication proof: the
@@ -28,6 +29,7 @@ export class UpdateAccountDto extends ReauthDto {
   @ValidateIf((_o, v) => v !== null && v !== undefined)
   @IsString()
   @Length(1, 32)
+  @IsVisibleText()
   global_name?: string | null;
 
   /** New e-mail address: a verification mail goes to it, a revert mail to the old one. */

@@ -1,4 +1,5 @@
 import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsVisibleText } from '../../../common/text/visible-text';
 
 export class UpdateGuildDto {
   /** Guild name, 2-100 characters. */
@@ -7,6 +8,7 @@ export class UpdateGuildDto {
   @IsString()
   @MinLength(2)
   @MaxLength(100)
+  @IsVisibleText()
   name?: string;
 
   /** Base64ImageType data URI; null removes the icon. */

@@ -1,4 +1,4 @@
-import { MAX_EMBEDS, isEmptyEmbed, normalizeDraft, normalizeEmbed } from './embed';
+import { MAX_EMBEDS, isEmptyEmbed, normalizeDraft, normalizeEmbed, urlErrors } from './embed';
 import { EMBED_LIMITS } from './truncate';
 
 describe('normalizeEmbed', () => {
@@ -122,5 +122,76 @@ describe('normalizeDraft', () => {
     expect(draft!.avatar_url).toBeUndefined();
     expect(draft!.embeds).toHaveLength(MAX_EMBEDS);
     expect(draft!.embeds[0]).toEqual({ title: '#0' });
+  });
+});
+
+describe('URL fields (security finding 9)', () => {
+  const HOSTILE = [
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    'file:///etc/passwd',
+    'data:text/html,<b>x',
+    'vbscript:x',
+    'not a url',
+    'https://',
+  ];
+
+  it.each(HOSTILE)('drops %j from every URL field of a foreign payload', (bad) => {
+    const out = normalizeEmbed({
+      title: 't',
+      url: bad,
+      author: { name: 'a', url: bad, icon_url: bad },
+      footer: { text: 'f', icon_url: bad },
+      image: { url: bad },
+      thumbnail: { url: bad },
+    });
+    expect(out).toEqual({ title: 't', author: { name: 'a' }, footer: { text: 'f' } });
+    expect(
+      normalizeDraft({ content: 'x', avatar_url: bad, embeds: [] })!.avatar_url,
+    ).toBeUndefined();
+  });
+
+  it('keeps http(s) everywhere and attachment:// for images and icons only', () => {
+    const out = normalizeEmbed({
+      title: 't',
+      url: 'attachment://page.html',
+      author: { name: 'a', url: 'https://a.example/u', icon_url: 'attachment://a.png' },
+      image: { url: 'attachment://chart.png' },
+      thumbnail: { url: 'http://a.example/t.png' },
+    });
+    expect(out).toEqual({
+      title: 't',
+      author: { name: 'a', url: 'https://a.example/u', icon_url: 'attachment://a.png' },
+      image: { url: 'attachment://chart.png' },
+      thumbnail: { url: 'http://a.example/t.png' },
+    });
+  });
+
+  it('names each refused field for the routes that answer them', () => {
+    expect(
+      urlErrors(
+        [
+          {
+            url: 'javascript:alert(1)',
+            image: { url: 'file:///etc/passwd' },
+            thumbnail: { url: 'x' },
+          },
+        ],
+        'javascript:void(0)',
+      ).map((e) => [e.path, e.code]),
+    ).toEqual([
+      ['embeds.0.url', 'URL_TYPE_INVALID_SCHEME'],
+      ['embeds.0.image.url', 'URL_TYPE_INVALID_SCHEME'],
+      ['embeds.0.thumbnail.url', 'URL_TYPE_INVALID_URL'],
+      ['avatar_url', 'URL_TYPE_INVALID_SCHEME'],
+    ]);
+    expect(
+      urlErrors([{ url: 'https://ok.example', image: { url: 'attachment://a.png' } }]),
+    ).toEqual([]);
+  });
+
+  it('drops a username override that shows nothing', () => {
+    const draft = normalizeDraft({ content: 'x', username: '\u202e\u200b', embeds: [] });
+    expect(draft!.username).toBeUndefined();
   });
 });

@@ -1,3 +1,6 @@
+import { fieldError, type FieldError } from '../../../common/errors/api-error';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { hasVisibleCharacter } from '../../../common/text/visible-text';
 import { EMBED_LIMITS, truncate } from './truncate';
 
 export interface EmbedAuthor {
@@ -52,8 +55,60 @@ function text(value: string | undefined, max: number): string | undefined {
   return truncate(value, max);
 }
 
-function link(value: string | undefined): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+/**
+ * Which schemes a URL field takes (Discord's rules): links only `http(s)`; images and icons also
+ * `attachment://<file>`. Anything else — `javascript:`, `data:`, `file:` — would become a link or
+ * an image source in every client that renders the message.
+ */
+export type UrlUse = 'link' | 'media';
+
+const SCHEMES: Record<UrlUse, readonly string[]> = {
+  link: ['http:', 'https:'],
+  media: ['http:', 'https:', 'attachment:'],
+};
+
+/** Why a URL may not be stored (null: it may). */
+export function urlProblem(value: string, use: UrlUse): FieldErrorCode | null {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return FieldErrorCode.UrlTypeInvalidUrl;
+  }
+  if (!SCHEMES[use].includes(url.protocol)) return FieldErrorCode.UrlTypeInvalidScheme;
+  if (url.protocol !== 'attachment:' && url.hostname === '') return FieldErrorCode.UrlTypeInvalidUrl;
+  return null;
+}
+
+/** A URL field kept only when it is a URL of an allowed scheme (foreign payloads: dropped otherwise). */
+function link(value: string | undefined, use: UrlUse): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  return urlProblem(value, use) === null ? value.trim() : undefined;
+}
+
+/**
+ * The URL fields of a message that Parley would not store, as field errors (`embeds.0.url`,
+ * `avatar_url`, …) for the routes whose senders are told (posting a message, the Discord-style
+ * execute); foreign formats drop such URLs instead (normalizeEmbed).
+ */
+export function urlErrors(embeds: readonly Embed[], avatarUrl?: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const check = (path: string, value: unknown, use: UrlUse) => {
+    if (typeof value !== 'string' || value.trim() === '') return;
+    const problem = urlProblem(value, use);
+    if (problem) errors.push(fieldError(path, problem));
+  };
+  embeds.forEach((embed, i) => {
+    const at = `embeds.${i}`;
+    check(`${at}.url`, embed?.url, 'link');
+    check(`${at}.author.url`, embed?.author?.url, 'link');
+    check(`${at}.author.icon_url`, embed?.author?.icon_url, 'media');
+    check(`${at}.footer.icon_url`, embed?.footer?.icon_url, 'media');
+    check(`${at}.image.url`, embed?.image?.url, 'media');
+    check(`${at}.thumbnail.url`, embed?.thumbnail?.url, 'media');
+  });
+  check('avatar_url', avatarUrl, 'media');
+  return errors;
 }
 
 function normalizeFields(fields: EmbedField[] | undefined): EmbedField[] | undefined {
@@ -83,7 +138,7 @@ export function normalizeEmbed(embed: Embed): Embed {
   if (title !== undefined) out.title = title;
   const description = text(embed.description, EMBED_LIMITS.description);
   if (description !== undefined) out.description = description;
-  const url = link(embed.url);
+  const url = link(embed.url, 'link');
   if (url !== undefined) out.url = url;
   // Colours are 24-bit RGB; anything else would be rejected downstream.
   if (Number.isInteger(embed.color) && embed.color! >= 0 && embed.color! <= 0xffffff) {
@@ -95,20 +150,20 @@ export function normalizeEmbed(embed: Embed): Embed {
   const authorName = text(embed.author?.name, EMBED_LIMITS.author);
   if (authorName !== undefined) {
     out.author = { name: authorName };
-    const authorUrl = link(embed.author?.url);
+    const authorUrl = link(embed.author?.url, 'link');
     if (authorUrl !== undefined) out.author.url = authorUrl;
-    const authorIcon = link(embed.author?.icon_url);
+    const authorIcon = link(embed.author?.icon_url, 'media');
     if (authorIcon !== undefined) out.author.icon_url = authorIcon;
   }
   const footerText = text(embed.footer?.text, EMBED_LIMITS.footer);
   if (footerText !== undefined) {
     out.footer = { text: footerText };
-    const footerIcon = link(embed.footer?.icon_url);
+    const footerIcon = link(embed.footer?.icon_url, 'media');
     if (footerIcon !== undefined) out.footer.icon_url = footerIcon;
   }
-  const image = link(embed.image?.url);
+  const image = link(embed.image?.url, 'media');
   if (image !== undefined) out.image = { url: image };
-  const thumbnail = link(embed.thumbnail?.url);
+  const thumbnail = link(embed.thumbnail?.url, 'media');
   if (thumbnail !== undefined) out.thumbnail = { url: thumbnail };
   const fields = normalizeFields(embed.fields);
   if (fields !== undefined) out.fields = fields;
@@ -141,9 +196,10 @@ export function normalizeDraft(draft: MessageDraft): MessageDraft | null {
   if (content === undefined && embeds.length === 0) return null;
   const out: MessageDraft = { embeds };
   if (content !== undefined) out.content = content;
+  // A name override that shows nothing (bidi or zero-width characters only) is no override.
   const username = text(draft.username, MAX_USERNAME);
-  if (username !== undefined) out.username = username.trim();
-  const avatar = link(draft.avatar_url);
+  if (username !== undefined && hasVisibleCharacter(username)) out.username = username.trim();
+  const avatar = link(draft.avatar_url, 'media');
   if (avatar !== undefined) out.avatar_url = avatar;
   return out;
 }

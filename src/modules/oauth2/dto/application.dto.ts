@@ -1,11 +1,13 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
 import { ReauthDto } from '../../auth/mfa/dto/reauth.dto';
+import { IsVisibleText } from '../../../common/text/visible-text';
 
 export class ApplicationCreateDto {
   /** 1-100 characters. */
   @IsString()
   @Length(1, 100)
+  @IsVisibleText()
   name: string;
 
   @IsOptional()

@@ -1,4 +1,5 @@
 import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsVisibleText } from '../../../common/text/visible-text';
 
 /** WebhookCreateRequest. */
 export class CreateWebhookDto {
@@ -6,6 +7,7 @@ export class CreateWebhookDto {
   @IsString()
   @MinLength(1)
   @MaxLength(80)
+  @IsVisibleText()
   name: string;
 
   /** Base64ImageType: `data:image/png;base64,...` (png, jpeg, gif, webp; ≤ 8 MiB). */

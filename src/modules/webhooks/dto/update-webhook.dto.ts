@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { IsSnowflake } from '../../../common/snowflake/is-snowflake.decorator';
+import { IsVisibleText } from '../../../common/text/visible-text';
 
 /** WebhookTokenUpdateRequest. */
 export class UpdateWebhookTokenDto {
@@ -10,6 +11,7 @@ export class UpdateWebhookTokenDto {
   @IsString()
   @MinLength(1)
   @MaxLength(80)
+  @IsVisibleText()
   name?: string;
 
   /** Base64ImageType data URI; null removes the avatar. */

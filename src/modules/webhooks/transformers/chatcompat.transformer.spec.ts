@@ -288,3 +288,13 @@ describe('transformChatCompat', () => {
     expect(transformChatCompat(hostile)).toBeNull();
   });
 });
+
+describe('links in rendered text (security finding 9)', () => {
+  it.each([
+    ['<javascript:alert(1)|click>', 'click'],
+    ['<file:///etc/passwd|passwords>', 'passwords'],
+    ['<https://ok.example/a|fine>', '[fine](https://ok.example/a)'],
+  ])('renders %j as %j', (input, expected) => {
+    expect(slackToMarkdown(input)).toBe(expected);
+  });
+});

@@ -8,7 +8,8 @@ import {
   normalizeDraft,
   normalizeEmbed,
 } from '../../guilds/embeds/embed';
-import { asArray, asRecord, asString, asText, JsonRecord } from './read';
+import { markdownLink } from './markdown';
+import { asArray, asRecord, asString, asText, JsonRecord, own } from './read';
 
 // Transforms Slack incoming-webhook bodies (`text`, `username`, `icon_url`, `attachments`), so
 // tools that only speak Slack can post to Parley. `channel`, `icon_emoji`, `mrkdwn`, `mrkdwn_in`
@@ -18,14 +19,7 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 
 /** Undoes Slack's three HTML escapes in one pass, so `&amp;lt;` becomes `&lt;`, not `<`. */
 export function unescapeSlack(text: string): string {
-  return text.replace(/&(amp|lt|gt);/g, (entity) => ENTITIES[entity]);
-}
-
-// Brackets in a label and parentheses in a URL would end the Markdown link early.
-function markdownLink(label: string, url: string): string {
-  const safeLabel = label.replace(/([[\]])/g, '\\$1');
-  const safeUrl = url.replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/ /g, '%20');
-  return `[${safeLabel}](${safeUrl})`;
+  return text.replace(/&(amp|lt|gt);/g, (entity) => own(ENTITIES, entity) ?? entity);
 }
 
 /**
@@ -65,7 +59,7 @@ export function parseSlackColor(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const key = value.trim().toLowerCase();
   if (Object.prototype.hasOwnProperty.call(SLACK_PRESET_COLORS, key)) {
-    return SLACK_PRESET_COLORS[key];
+    return own(SLACK_PRESET_COLORS, key);
   }
   const hex = /^#?([0-9a-f]{6})$/.exec(key);
   return hex ? parseInt(hex[1], 16) : undefined;

@@ -1,6 +1,6 @@
 import { COLORS } from './colors';
 import { Embed, EmbedField, MessageDraft, normalizeDraft } from '../../guilds/embeds/embed';
-import { asArray, asRecord, asText, at, firstText, JsonRecord } from './read';
+import { asArray, asRecord, asText, at, firstText, JsonRecord, own } from './read';
 import { truncate } from '../../guilds/embeds/truncate';
 
 // Transforms Sentry-format deliveries: the integration platform body `{action, data, actor}`
@@ -21,7 +21,7 @@ const COMMENT_MAX = 1000;
 /** Embed colour for a Sentry level; events without one are errors in Sentry's own model. */
 export function levelColor(level: unknown): number {
   const key = (asText(level) ?? 'error').toLowerCase();
-  return LEVEL_COLORS[key === 'critical' ? 'fatal' : key] ?? COLORS.error;
+  return own(LEVEL_COLORS, key === 'critical' ? 'fatal' : key) ?? COLORS.error;
 }
 
 function field(name: string, value: unknown, inline = true): EmbedField | undefined {
@@ -81,7 +81,7 @@ const ISSUE_VERBS: Record<string, string> = {
 function renderIssue(action: string | undefined, data: JsonRecord): Embed | null {
   const issue = asRecord(data.issue);
   if (!issue) return null;
-  const verb = ISSUE_VERBS[action ?? ''] ?? (action ? `Issue ${action}` : 'Issue');
+  const verb = own(ISSUE_VERBS, action) ?? (action ? `Issue ${action}` : 'Issue');
   const title = asText(issue.title) ?? asText(issue.shortId) ?? 'Untitled issue';
   const assignee = firstText(at(issue, 'assignedTo', 'name'), at(issue, 'assignedTo', 'email'));
   return {
@@ -160,7 +160,7 @@ function renderMetricAlert(action: string | undefined, data: JsonRecord): Embed 
       'Metric alert',
     url: firstText(data.web_url, alert.web_url),
     description: asText(data.description_text),
-    color: METRIC_ALERT_COLORS[state] ?? COLORS.warning,
+    color: own(METRIC_ALERT_COLORS, state) ?? COLORS.warning,
     timestamp: isoTime(alert.date_detected ?? alert.date_started),
     fields: fields(
       field('Status', state ? state[0].toUpperCase() + state.slice(1) : undefined),

@@ -45,3 +45,11 @@ export function firstText(...values: unknown[]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * `table[key]` for a key that came from a payload, own properties only: a plain object's lookup
+ * would also find `constructor`, `toString` or `__proto__` of Object.prototype.
+ */
+export function own<T>(table: Readonly<Record<string, T>>, key: string | undefined): T | undefined {
+  return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}

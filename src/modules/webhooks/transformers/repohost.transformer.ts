@@ -1,6 +1,7 @@
 import { COLORS } from './colors';
 import { Embed, EmbedAuthor, MessageDraft, normalizeDraft } from '../../guilds/embeds/embed';
-import { asArray, asRecord, asString, asText, at, firstText, JsonRecord } from './read';
+import { markdownLink } from './markdown';
+import { asArray, asRecord, asString, asText, at, firstText, JsonRecord, own } from './read';
 import { truncate } from '../../guilds/embeds/truncate';
 
 // Transforms GitHub-format webhook deliveries (event name from `X-GitHub-Event`) into one embed.
@@ -81,7 +82,7 @@ function commitLine(commit: unknown): string {
   const url = asText(at(commit, 'url'));
   const author =
     firstText(at(commit, 'author', 'name'), at(commit, 'author', 'username')) ?? 'unknown';
-  const link = url ? `[${sha}](${url})` : sha;
+  const link = url ? markdownLink(sha, url) : sha;
   return `${link} ${truncate(subject, COMMIT_SUBJECT_MAX) || '(no message)'} - ${author}`;
 }
 
@@ -158,7 +159,7 @@ const ISSUE_ACTIONS: Record<string, { verb: string; color: number }> = {
 
 // Labels, assignees, milestones, pins and locks fire in bursts and carry little news: skipped.
 const issues: Handler = (p, ctx) => {
-  const action = ISSUE_ACTIONS[ctx.action ?? ''];
+  const action = own(ISSUE_ACTIONS, ctx.action);
   if (!action) return null;
   const notPlanned = ctx.action === 'closed' && at(p.issue, 'state_reason') === 'not_planned';
   return {
@@ -235,7 +236,7 @@ const REVIEW_STATES: Record<string, { verb: string; color: number }> = {
 const pullRequestReview: Handler = (p, ctx) => {
   if (ctx.action !== 'submitted') return null;
   // Webhooks send lower case, the REST API upper case: accept both.
-  const state = REVIEW_STATES[(asText(at(p.review, 'state')) ?? '').toLowerCase()];
+  const state = own(REVIEW_STATES, asText(at(p.review, 'state'))?.toLowerCase());
   if (!state) return null;
   return {
     title: `[${ctx.repo}] ${state.verb}: ${numbered(p.pull_request)}`,
@@ -362,7 +363,7 @@ const CONCLUSIONS: Record<string, { word: string; color: number }> = {
 };
 
 function conclusion(value: unknown): { word: string; color: number } {
-  return CONCLUSIONS[asText(value) ?? ''] ?? { word: 'completed', color: COLORS.checkNeutral };
+  return own(CONCLUSIONS, asText(value)) ?? { word: 'completed', color: COLORS.checkNeutral };
 }
 
 const checkRun: Handler = (p, ctx) => {
@@ -448,9 +449,7 @@ const DEPLOYMENT_STATES: Record<string, { word: string; color: number }> = {
 const deploymentStatus: Handler = (p, ctx) => {
   const status = p.deployment_status;
   const state = asText(at(status, 'state')) ?? '';
-  const known = Object.prototype.hasOwnProperty.call(DEPLOYMENT_STATES, state)
-    ? DEPLOYMENT_STATES[state]
-    : undefined;
+  const known = own(DEPLOYMENT_STATES, state);
   if (!known) return null;
   const environment =
     firstText(at(status, 'environment'), at(p.deployment, 'environment')) ?? 'unknown';
@@ -535,7 +534,7 @@ const REPOSITORY_ACTIONS: Record<string, string> = {
 };
 
 const repository: Handler = (p, ctx) => {
-  const verb = REPOSITORY_ACTIONS[ctx.action ?? ''];
+  const verb = own(REPOSITORY_ACTIONS, ctx.action);
   if (!verb) return null;
   const from = asText(at(p.changes, 'repository', 'name', 'from'));
   return {
@@ -581,7 +580,7 @@ export function transformRepoHost(event: string, payload: unknown): MessageDraft
   try {
     const name = typeof event === 'string' ? event.trim().toLowerCase() : '';
     // hasOwnProperty keeps "constructor", "__proto__" & co. from resolving to Object.prototype.
-    if (!Object.prototype.hasOwnProperty.call(HANDLERS, name)) return null;
+    if (!Object.hasOwn(HANDLERS, name)) return null;
     const p = asRecord(payload);
     if (!p) return null;
     const ctx: Context = {
