@@ -12,6 +12,7 @@ import { AuthTicketEntity } from './auth-ticket.entity';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { AuthorizedIpEntity } from './authorized-ip.entity';
+import { AuthorizedIpsService } from './authorized-ips.service';
 import { EmailFlowsService } from './email-flows.service';
 import { EmailTokenEntity } from './email-token.entity';
 import { EmailTokensService } from './email-tokens.service';
@@ -48,6 +49,7 @@ import { SecondFactors } from './mfa/second-factors';
     AuthMaintenance,
     AuthDiscovery,
     AuthService,
+    AuthorizedIpsService,
     AccountService,
     EmailFlowsService,
     EmailTokensService,
@@ -68,7 +70,7 @@ import { SecondFactors } from './mfa/second-factors';
     SessionsService,
     LoginTicketsService,
     EmailTokensService,
-    IpAuthorizationService,
+    AuthorizedIpsService,
     SecondFactors,
     MfaFactorsService,
     MfaLoginService,

@@ -12,6 +12,7 @@ import { BanChecks } from '../bans/ban-checks.service';
 import type { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { slugifyUsername } from '../users/username-slug';
+import { AuthorizedIpsService } from './authorized-ips.service';
 import { EmailTokensService } from './email-tokens.service';
 import { IpAuthorizationService } from './ip-authorization.service';
 import { LoginAttemptsLimiter } from './login-attempts.limiter';
@@ -47,6 +48,7 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly tickets: LoginTicketsService,
     private readonly ipAuthorization: IpAuthorizationService,
+    private readonly authorizedIps: AuthorizedIpsService,
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
     private readonly attempts: LoginAttemptsLimiter,
@@ -86,7 +88,7 @@ export class AuthService {
         manager,
       );
       const { token } = await this.sessions.create(user.id, origin, manager);
-      await this.ipAuthorization.record(user.id, origin.ip, manager);
+      await this.authorizedIps.record(user.id, origin.ip, manager);
       const verifyToken = email
         ? await this.emailTokens.issue(user.id, 'verify', { email }, manager)
         : null;
@@ -102,7 +104,7 @@ export class AuthService {
     if (this.config.passwordLoginDisabled) throw new ApiError(ErrorCode.SsoRequired);
     const email = dto.email.trim();
     const user = await this.users.findByEmail(email);
-    const known = user ? await this.ipAuthorization.isKnown(user.id, origin.ip) : false;
+    const known = user ? await this.authorizedIps.isKnown(user.id, origin.ip) : false;
     await this.attempts.check(email, origin.ip, known);
     // Unknown e-mail and wrong password take the same time and give the same answer.
     const ok = await this.passwords.verify(user?.passwordHash ?? null, dto.password);
@@ -150,7 +152,7 @@ export class AuthService {
   ): Promise<AuthLoginResult> {
     if (user.mfaEnabled) return this.tickets.mfaRequired(user, origin, manager);
     const { token } = await this.sessions.create(user.id, origin, manager);
-    await this.ipAuthorization.record(user.id, origin.ip, manager);
+    await this.authorizedIps.record(user.id, origin.ip, manager);
     return { token, user_id: user.id };
   }
 

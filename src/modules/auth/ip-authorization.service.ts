@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app.config';
@@ -9,6 +9,7 @@ import { userActor } from '../audit/actor';
 import { AuditLog } from '../audit/audit-log.service';
 import type { UserEntity } from '../users/user.entity';
 import { AuthTicketEntity } from './auth-ticket.entity';
+import { AuthorizedIpsService } from './authorized-ips.service';
 import type { IpAuthorizationPollResponse } from './auth.response';
 import { EmailTokensService } from './email-tokens.service';
 import { rateLimited } from './login-attempts.limiter';
@@ -33,32 +34,13 @@ export class IpAuthorizationService {
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
     private readonly sessions: SessionsService,
+    private readonly authorizedIps: AuthorizedIpsService,
     private readonly audit: AuditLog,
   ) {}
 
   /** Whether a login from an address the user never logged in from must be authorized by e-mail. */
   applies(user: UserEntity, ip: string | null | undefined): boolean {
     return this.config.ipAuthorization && !!ip && !!user.email;
-  }
-
-  /** Whether the user has logged in from this address before (an authorized IP). */
-  async isKnown(userId: string, ip: string | null | undefined): Promise<boolean> {
-    if (!ip) return false;
-    const rows = await this.db.query<unknown[]>(
-      'SELECT 1 FROM authorized_ips WHERE user_id = $1 AND ip = $2',
-      [userId, ip],
-    );
-    return rows.length > 0;
-  }
-
-  /** Remembers (or refreshes) a known IP of a user. */
-  async record(userId: string, ip: string | null | undefined, manager?: EntityManager) {
-    if (!ip) return;
-    await (manager ?? this.db).query(
-      `INSERT INTO authorized_ips (user_id, ip, created_at, last_used_at) VALUES ($1, $2, now(), now())
-       ON CONFLICT (user_id, ip) DO UPDATE SET last_used_at = now()`,
-      [userId, ip],
-    );
   }
 
   /** Opens a ticket, e-mails the link and returns the 403 to throw. */
@@ -104,7 +86,7 @@ export class IpAuthorizationService {
       if (!ticket.authorizedAt) {
         await m.getRepository(AuthTicketEntity).update(ticket.id, { authorizedAt: new Date() });
       }
-      await this.record(ticket.userId, ticket.ip, m);
+      await this.authorizedIps.record(ticket.userId, ticket.ip, m);
     });
   }
 

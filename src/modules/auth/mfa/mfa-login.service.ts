@@ -9,7 +9,7 @@ import type { UserEntity } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { AuthTicketEntity } from '../auth-ticket.entity';
 import type { AuthTokenWithUserIdResponse } from '../auth.response';
-import { IpAuthorizationService } from '../ip-authorization.service';
+import { AuthorizedIpsService } from '../authorized-ips.service';
 import { LoginTicketsService } from '../login-tickets.service';
 import { SessionsService } from '../sessions.service';
 import { SecondFactors, type SecondFactorMethod } from './second-factors';
@@ -32,7 +32,7 @@ export class MfaLoginService {
     private readonly tickets: LoginTicketsService,
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
-    private readonly ipAuthorization: IpAuthorizationService,
+    private readonly authorizedIps: AuthorizedIpsService,
     private readonly factors: SecondFactors,
     private readonly audit: AuditLog,
   ) {}
@@ -91,7 +91,7 @@ export class MfaLoginService {
       await repo.update(ticket.id, { usedAt: new Date() });
       const origin = { ip: ticket.ip, userAgent: ticket.userAgent ?? undefined };
       const { token } = await this.sessions.create(user.id, origin, m);
-      await this.ipAuthorization.record(user.id, ticket.ip, m);
+      await this.authorizedIps.record(user.id, ticket.ip, m);
       await this.audit.record(m, {
         actor: userActor(user.id),
         action: 'auth.login.mfa',

@@ -16,7 +16,7 @@ import { BanChecks } from '../../bans/ban-checks.service';
 import type { UserEntity } from '../../users/user.entity';
 import { slugifyUsername } from '../../users/username-slug';
 import { UsersService } from '../../users/users.service';
-import { IpAuthorizationService } from '../ip-authorization.service';
+import { AuthorizedIpsService } from '../authorized-ips.service';
 import { SessionsService, type SessionOrigin } from '../sessions.service';
 import type {
   SsoCompleteResponse,
@@ -59,7 +59,7 @@ export class SsoService implements OnModuleInit {
     private readonly snowflakes: SnowflakeService,
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
-    private readonly ipAuthorization: IpAuthorizationService,
+    private readonly authorizedIps: AuthorizedIpsService,
     private readonly bans: BanChecks,
     private readonly audit: AuditLog,
     private readonly discovery: ServiceDiscoveryRegistry,
@@ -147,7 +147,7 @@ export class SsoService implements OnModuleInit {
         [identity.issuer, identity.subject, user.id],
       );
       const { token } = await this.sessions.create(user.id, origin, m);
-      await this.ipAuthorization.record(user.id, origin.ip, m);
+      await this.authorizedIps.record(user.id, origin.ip, m);
       await this.audit.record(m, {
         actor: userActor(user.id),
         action: 'auth.login',

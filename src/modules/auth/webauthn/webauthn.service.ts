@@ -22,7 +22,7 @@ import { AuditLog } from '../../audit/audit-log.service';
 import type { UserEntity } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import type { AuthTokenWithUserIdResponse } from '../auth.response';
-import { IpAuthorizationService } from '../ip-authorization.service';
+import { AuthorizedIpsService } from '../authorized-ips.service';
 import { recordOwnAccountChange } from '../mfa/account-audit';
 import type { ReauthProof } from '../mfa/dto/reauth.dto';
 import { MfaFactorsService } from '../mfa/mfa-factors.service';
@@ -109,7 +109,7 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
     private readonly factors: MfaFactorsService,
     private readonly mfaLogin: MfaLoginService,
     private readonly sessions: SessionsService,
-    private readonly ipAuthorization: IpAuthorizationService,
+    private readonly authorizedIps: AuthorizedIpsService,
     private readonly audit: AuditLog,
     private readonly registry: SecondFactors,
     private readonly discovery: ServiceDiscoveryRegistry,
@@ -353,7 +353,7 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
       const ok = await this.verifyAssertion(m, credential, assertion, true);
       if (!ok) return null;
       const { token } = await this.sessions.create(credential.userId, origin, m);
-      await this.ipAuthorization.record(credential.userId, origin.ip, m);
+      await this.authorizedIps.record(credential.userId, origin.ip, m);
       await this.audit.record(m, {
         actor: userActor(credential.userId),
         action: 'auth.login',
