@@ -87,6 +87,58 @@ describe('IP authorization', () => {
     expect((await loginFrom('203.0.113.7', user.email, user.password)).status).toBe(200);
   });
 
+  it('the poll completes the login like any other: its address is known afterwards', async () => {
+    const user = await registerUser(app);
+    const db = app.get(DataSource);
+    const denied = await loginFrom('192.0.2.61', user.email, user.password);
+    expect(denied.status).toBe(403);
+    const link = mailToken(app, user.email, 'authorize_ip');
+    await http(app).post('/v1/auth/authorize-ip').send({ token: link }).expect(204);
+    const [{ t: beforePoll }] = await db.query<Array<{ t: string }>>(
+      'SELECT clock_timestamp()::text AS t',
+    );
+
+    const done = await poll(denied.body.ticket as string);
+    expect(done.body).toEqual({ completed: true, token: expect.any(String), user_id: user.userId });
+    // The poll itself records the address (not only the link): a login completes in one place.
+    const [known] = await db.query<Array<{ by_poll: boolean }>>(
+      'SELECT last_used_at >= $3::timestamptz AS by_poll FROM authorized_ips WHERE user_id = $1 AND ip = $2',
+      [user.userId, '192.0.2.61', beforePoll],
+    );
+    expect(known).toEqual({ by_poll: true });
+
+    const again = await loginFrom('192.0.2.61', user.email, user.password);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ token: expect.any(String), user_id: user.userId });
+  });
+
+  it('a handed-off session does not make its address known', async () => {
+    const user = await registerUser(app);
+    const init = await http(app)
+      .post('/v1/auth/handoff/initiate')
+      .set('X-Forwarded-For', '192.0.2.62');
+    const code = init.body.code as string;
+    await http(app)
+      .post('/v1/auth/handoff/complete')
+      .set('Authorization', user.token)
+      .send({ code, token: user.token, user_id: user.userId })
+      .expect(204);
+    const handedOff = await http(app).get(`/v1/auth/handoff/${code}/status`);
+    expect(handedOff.body).toMatchObject({ status: 'completed', user_id: user.userId });
+    const db = app.get(DataSource);
+    const sessions = await db.query<Array<{ proven_at: Date | null }>>(
+      'SELECT proven_at FROM auth_sessions WHERE user_id = $1 AND ip = $2',
+      [user.userId, '192.0.2.62'],
+    );
+    expect(sessions).toEqual([{ proven_at: null }]);
+    const known = await db.query('SELECT 1 FROM authorized_ips WHERE user_id = $1 AND ip = $2', [
+      user.userId,
+      '192.0.2.62',
+    ]);
+    expect(known).toHaveLength(0);
+    expect((await loginFrom('192.0.2.62', user.email, user.password)).status).toBe(403);
+  });
+
   it('does not challenge a wrong password (same answer as any failure)', async () => {
     const user = await registerUser(app);
     const res = await loginFrom('203.0.113.8', user.email, 'wrong-password');

@@ -20,6 +20,7 @@ import { HandoffEntity } from './handoff.entity';
 import { HandoffService } from './handoff.service';
 import { IpAuthorizationService } from './ip-authorization.service';
 import { LoginAttemptsLimiter } from './login-attempts.limiter';
+import { LoginCompletion } from './login-completion.service';
 import { LoginTicketsService } from './login-tickets.service';
 import { PasswordService } from './password.service';
 import { SessionEntity } from './session.entity';
@@ -56,6 +57,7 @@ import { SecondFactors } from './mfa/second-factors';
     HandoffService,
     IpAuthorizationService,
     LoginAttemptsLimiter,
+    LoginCompletion,
     LoginTicketsService,
     PasswordService,
     SessionsService,
@@ -70,7 +72,7 @@ import { SecondFactors } from './mfa/second-factors';
     SessionsService,
     LoginTicketsService,
     EmailTokensService,
-    AuthorizedIpsService,
+    LoginCompletion,
     SecondFactors,
     MfaFactorsService,
     MfaLoginService,

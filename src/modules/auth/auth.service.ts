@@ -6,7 +6,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
-import { ANONYMOUS_ACTOR, userActor } from '../audit/actor';
+import { ANONYMOUS_ACTOR } from '../audit/actor';
 import { AuditLog } from '../audit/audit-log.service';
 import { BanChecks } from '../bans/ban-checks.service';
 import type { UserEntity } from '../users/user.entity';
@@ -15,6 +15,7 @@ import { slugifyUsername } from '../users/username-slug';
 import { AuthorizedIpsService } from './authorized-ips.service';
 import { EmailTokensService } from './email-tokens.service';
 import { IpAuthorizationService } from './ip-authorization.service';
+import { LoginCompletion, type LoginMethod } from './login-completion.service';
 import { LoginAttemptsLimiter } from './login-attempts.limiter';
 import { LoginTicketsService } from './login-tickets.service';
 import type { AuthLoginResult, AuthTokenWithUserIdResponse } from './auth.response';
@@ -37,7 +38,7 @@ export function ageInYears(dateOfBirth: string, now = new Date()): number | null
   return age;
 }
 
-/** Registration, password login, and what every successful login ends with. */
+/** Registration and password login; LoginCompletion is how every login ends. */
 @Injectable()
 export class AuthService {
   constructor(
@@ -49,6 +50,7 @@ export class AuthService {
     private readonly tickets: LoginTicketsService,
     private readonly ipAuthorization: IpAuthorizationService,
     private readonly authorizedIps: AuthorizedIpsService,
+    private readonly logins: LoginCompletion,
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
     private readonly attempts: LoginAttemptsLimiter,
@@ -128,32 +130,25 @@ export class AuthService {
       throw await this.ipAuthorization.challenge(user, origin);
     }
     return this.db.transaction(async (m) => {
-      const result = await this.completeLogin(user, origin, m);
-      await this.audit.record(m, {
-        actor: userActor(user.id),
-        action: 'auth.login',
-        targetType: 'user',
-        targetId: user.id,
-        metadata: { method: 'password', mfa_required: !('token' in result) },
-        ip: origin.ip,
-      });
+      if (!user.mfaEnabled) return this.logins.complete(user.id, origin, { method: 'password' }, m);
+      const result = await this.tickets.mfaRequired(user, origin, m);
+      await this.logins.secondFactorRequired(user.id, origin, m);
       return result;
     });
   }
 
   /**
-   * The end of every successful password proof (login, reset, e-mail revert): an MFA ticket when
-   * the account has a second factor, otherwise a new session from a now-known IP.
+   * The end of a password set through an e-mailed link (reset, e-mail revert): an MFA ticket when
+   * the account has a second factor, otherwise the login completes.
    */
   async completeLogin(
     user: UserEntity,
     origin: SessionOrigin,
+    login: Extract<LoginMethod, { method: 'password_reset' | 'email_revert' }>,
     manager: EntityManager,
   ): Promise<AuthLoginResult> {
     if (user.mfaEnabled) return this.tickets.mfaRequired(user, origin, manager);
-    const { token } = await this.sessions.create(user.id, origin, manager);
-    await this.authorizedIps.record(user.id, origin.ip, manager);
-    return { token, user_id: user.id };
+    return this.logins.complete(user.id, origin, login, manager);
   }
 
   private invalidLogin(): ApiError {

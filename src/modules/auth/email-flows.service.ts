@@ -117,7 +117,7 @@ export class EmailFlowsService {
         metadata: { sessions_ended: true },
         ip: origin.ip,
       });
-      return this.auth.completeLogin(user, origin, m);
+      return this.auth.completeLogin(user, origin, { method: 'password_reset' }, m);
     });
     if (changed) this.users.forget(changed);
     return result;
@@ -162,7 +162,7 @@ export class EmailFlowsService {
         metadata: { restored_email: maskEmail(oldEmail), sessions_ended: true },
         ip: origin.ip,
       });
-      return this.auth.completeLogin(user, origin, m);
+      return this.auth.completeLogin(user, origin, { method: 'email_revert' }, m);
     });
     if (changed) this.users.forget(changed);
     return result;

@@ -10,6 +10,7 @@ import { AppConfig } from '../../config/app.config';
 import type { HandoffInitiateResponse, HandoffStatusResponse } from './auth.response';
 import type { HandoffCompleteDto } from './dto/handoff.dto';
 import { HandoffEntity } from './handoff.entity';
+import { LoginCompletion } from './login-completion.service';
 import { SessionOrigin, SessionsService } from './sessions.service';
 
 export const HANDOFF_TTL_MS = 5 * 60_000;
@@ -34,6 +35,7 @@ export class HandoffService {
     private readonly config: AppConfig,
     private readonly snowflakes: SnowflakeService,
     private readonly sessions: SessionsService,
+    private readonly logins: LoginCompletion,
   ) {}
 
   async initiate(origin: SessionOrigin): Promise<HandoffInitiateResponse> {
@@ -71,11 +73,11 @@ export class HandoffService {
         .getOne();
       if (!row || row.completedAt) throw new ApiError(ErrorCode.InvalidHandoffCode);
       if (row.expiresAt.getTime() <= Date.now()) throw new ApiError(ErrorCode.HandoffCodeExpired);
-      const { token } = await this.sessions.create(
+      const { token } = await this.logins.complete(
         caller.userId,
         { ip: row.ip, userAgent: row.userAgent ?? undefined },
+        { method: 'handoff' },
         m,
-        { proven: false },
       );
       await repo.update(row.id, {
         userId: caller.userId,

@@ -5,8 +5,6 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
-import { userActor } from '../audit/actor';
-import { AuditLog } from '../audit/audit-log.service';
 import type { UserEntity } from '../users/user.entity';
 import { AuthTicketEntity } from './auth-ticket.entity';
 import { AuthorizedIpsService } from './authorized-ips.service';
@@ -15,7 +13,8 @@ import { EmailTokensService } from './email-tokens.service';
 import { rateLimited } from './login-attempts.limiter';
 import { LoginTicketsService } from './login-tickets.service';
 import { maskEmail } from './origin';
-import { SessionOrigin, SessionsService } from './sessions.service';
+import { LoginCompletion } from './login-completion.service';
+import type { SessionOrigin } from './sessions.service';
 
 export const IP_RESEND_DELAY_S = 30;
 const MAX_RESENDS = 1;
@@ -33,9 +32,8 @@ export class IpAuthorizationService {
     private readonly tickets: LoginTicketsService,
     private readonly emailTokens: EmailTokensService,
     private readonly mailer: MailerService,
-    private readonly sessions: SessionsService,
     private readonly authorizedIps: AuthorizedIpsService,
-    private readonly audit: AuditLog,
+    private readonly logins: LoginCompletion,
   ) {}
 
   /** Whether a login from an address the user never logged in from must be authorized by e-mail. */
@@ -97,21 +95,14 @@ export class IpAuthorizationService {
       if (!row) throw new ApiError(ErrorCode.InvalidIpAuthorizationTicket);
       if (!row.authorizedAt) return { completed: false };
       await m.getRepository(AuthTicketEntity).update(row.id, { usedAt: new Date() });
-      const { token } = await this.sessions.create(
+      // The login that the new address interrupted completes here.
+      const session = await this.logins.complete(
         row.userId,
         { ip: row.ip, userAgent: row.userAgent ?? undefined },
+        { method: 'ip_authorization' },
         m,
       );
-      // The login that the new address interrupted completes here.
-      await this.audit.record(m, {
-        actor: userActor(row.userId),
-        action: 'auth.login',
-        targetType: 'user',
-        targetId: row.userId,
-        metadata: { method: 'ip_authorization', mfa_required: false },
-        ip: row.ip,
-      });
-      return { completed: true, token, user_id: row.userId };
+      return { completed: true, ...session };
     });
   }
 

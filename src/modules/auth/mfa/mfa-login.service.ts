@@ -3,15 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { userActor } from '../../audit/actor';
-import { AuditLog } from '../../audit/audit-log.service';
 import type { UserEntity } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { AuthTicketEntity } from '../auth-ticket.entity';
 import type { AuthTokenWithUserIdResponse } from '../auth.response';
-import { AuthorizedIpsService } from '../authorized-ips.service';
 import { LoginTicketsService } from '../login-tickets.service';
-import { SessionsService } from '../sessions.service';
+import { LoginCompletion } from '../login-completion.service';
 import { SecondFactors, type SecondFactorMethod } from './second-factors';
 
 /** Wrong codes that spend an MFA ticket (counted per ticket, not per account). */
@@ -31,10 +28,8 @@ export class MfaLoginService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly tickets: LoginTicketsService,
     private readonly users: UsersService,
-    private readonly sessions: SessionsService,
-    private readonly authorizedIps: AuthorizedIpsService,
+    private readonly logins: LoginCompletion,
     private readonly factors: SecondFactors,
-    private readonly audit: AuditLog,
   ) {}
 
   /**
@@ -90,17 +85,13 @@ export class MfaLoginService {
       }
       await repo.update(ticket.id, { usedAt: new Date() });
       const origin = { ip: ticket.ip, userAgent: ticket.userAgent ?? undefined };
-      const { token } = await this.sessions.create(user.id, origin, m);
-      await this.authorizedIps.record(user.id, ticket.ip, m);
-      await this.audit.record(m, {
-        actor: userActor(user.id),
-        action: 'auth.login.mfa',
-        targetType: 'user',
-        targetId: user.id,
-        metadata: { method },
-        ip: ticket.ip,
-      });
-      return { kind: 'ok', result: { token, user_id: user.id } };
+      const result = await this.logins.complete(
+        user.id,
+        origin,
+        { method: 'mfa', factor: method },
+        m,
+      );
+      return { kind: 'ok', result };
     });
     if (outcome.kind === 'invalid') throw new ApiError(ErrorCode.InvalidMfaTicket);
     if (outcome.kind === 'wrong') throw new ApiError(ErrorCode.InvalidMfaCode);

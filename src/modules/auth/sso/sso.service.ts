@@ -10,14 +10,12 @@ import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { sqlSweep, SweeperService } from '../../../common/maintenance/sweeper.service';
 import { SnowflakeService } from '../../../common/snowflake/snowflake.service';
 import { AppConfig } from '../../../config/app.config';
-import { userActor } from '../../audit/actor';
-import { AuditLog } from '../../audit/audit-log.service';
 import { BanChecks } from '../../bans/ban-checks.service';
 import type { UserEntity } from '../../users/user.entity';
 import { slugifyUsername } from '../../users/username-slug';
 import { UsersService } from '../../users/users.service';
-import { AuthorizedIpsService } from '../authorized-ips.service';
-import { SessionsService, type SessionOrigin } from '../sessions.service';
+import { LoginCompletion } from '../login-completion.service';
+import type { SessionOrigin } from '../sessions.service';
 import type {
   SsoCompleteResponse,
   SsoConfigResponse,
@@ -58,10 +56,8 @@ export class SsoService implements OnModuleInit {
     private readonly config: AppConfig,
     private readonly snowflakes: SnowflakeService,
     private readonly users: UsersService,
-    private readonly sessions: SessionsService,
-    private readonly authorizedIps: AuthorizedIpsService,
+    private readonly logins: LoginCompletion,
     private readonly bans: BanChecks,
-    private readonly audit: AuditLog,
     private readonly discovery: ServiceDiscoveryRegistry,
     private readonly sweeper: SweeperService,
   ) {}
@@ -146,17 +142,12 @@ export class SsoService implements OnModuleInit {
          ON CONFLICT (issuer, subject) DO UPDATE SET last_login_at = now()`,
         [identity.issuer, identity.subject, user.id],
       );
-      const { token } = await this.sessions.create(user.id, origin, m);
-      await this.authorizedIps.record(user.id, origin.ip, m);
-      await this.audit.record(m, {
-        actor: userActor(user.id),
-        action: 'auth.login',
-        targetType: 'user',
-        targetId: user.id,
-        metadata: { method: 'sso', issuer: identity.issuer, account: how },
-        ip: origin.ip,
-      });
-      return { token, user_id: user.id };
+      return this.logins.complete(
+        user.id,
+        origin,
+        { method: 'sso', issuer: identity.issuer, account: how },
+        m,
+      );
     });
     return { ...result, redirect_to: started.redirect_to };
   }

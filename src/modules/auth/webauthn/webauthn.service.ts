@@ -16,13 +16,12 @@ import { ErrorCode } from '../../../common/errors/error-code';
 import { sqlSweep, SweeperService } from '../../../common/maintenance/sweeper.service';
 import { SnowflakeService } from '../../../common/snowflake/snowflake.service';
 import { AppConfig } from '../../../config/app.config';
-import { userActor } from '../../audit/actor';
 import type { AuditContext } from '../../audit/audit-context';
 import { AuditLog } from '../../audit/audit-log.service';
 import type { UserEntity } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import type { AuthTokenWithUserIdResponse } from '../auth.response';
-import { AuthorizedIpsService } from '../authorized-ips.service';
+import { LoginCompletion } from '../login-completion.service';
 import { recordOwnAccountChange } from '../mfa/account-audit';
 import type { ReauthProof } from '../mfa/dto/reauth.dto';
 import { MfaFactorsService } from '../mfa/mfa-factors.service';
@@ -34,7 +33,7 @@ import {
   type SecondFactor,
   type SecondFactorCheck,
 } from '../mfa/second-factors';
-import { SessionsService, type SessionOrigin } from '../sessions.service';
+import type { SessionOrigin } from '../sessions.service';
 import type { WebAuthnCredentialResponse } from './webauthn.response';
 import type { WebAuthnChallengePurpose } from './webauthn-challenge.entity';
 import { WebAuthnCredentialEntity } from './webauthn-credential.entity';
@@ -108,8 +107,7 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
     private readonly reauth: ReauthService,
     private readonly factors: MfaFactorsService,
     private readonly mfaLogin: MfaLoginService,
-    private readonly sessions: SessionsService,
-    private readonly authorizedIps: AuthorizedIpsService,
+    private readonly logins: LoginCompletion,
     private readonly audit: AuditLog,
     private readonly registry: SecondFactors,
     private readonly discovery: ServiceDiscoveryRegistry,
@@ -352,17 +350,12 @@ export class WebAuthnService implements SecondFactor, OnModuleInit {
       }
       const ok = await this.verifyAssertion(m, credential, assertion, true);
       if (!ok) return null;
-      const { token } = await this.sessions.create(credential.userId, origin, m);
-      await this.authorizedIps.record(credential.userId, origin.ip, m);
-      await this.audit.record(m, {
-        actor: userActor(credential.userId),
-        action: 'auth.login',
-        targetType: 'user',
-        targetId: credential.userId,
-        metadata: { method: 'webauthn', credential_id: credential.id },
-        ip: origin.ip,
-      });
-      return { token, user_id: credential.userId };
+      return this.logins.complete(
+        credential.userId,
+        origin,
+        { method: 'webauthn', credentialId: credential.id },
+        m,
+      );
     });
     if (!result) throw new ApiError(ErrorCode.InvalidWebAuthnResponse);
     return result;
