@@ -61,11 +61,6 @@ export function decodeSnowflake(id: string | bigint): DecodedSnowflake {
   };
 }
 
-/** The smallest snowflake at a given time: for `before`/`after` cursors built from dates. */
-export function snowflakeFromTime(ms: number): string {
-  return ((BigInt(ms) - SNOWFLAKE_EPOCH) << 22n).toString();
-}
-
 const SNOWFLAKE_RE = /^\d{1,20}$/;
 const MAX_SNOWFLAKE = (1n << 63n) - 1n;
 

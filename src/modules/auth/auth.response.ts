@@ -23,19 +23,6 @@ export class AuthMfaRequiredResponse {
 
 export type AuthLoginResult = AuthTokenWithUserIdResponse | AuthMfaRequiredResponse;
 
-/** Returned with 403 `IP_AUTHORIZATION_REQUIRED` when logging in from a new IP address. */
-export class IpAuthorizationRequiredResponse {
-  @ApiProperty({ example: 'IP_AUTHORIZATION_REQUIRED' })
-  code: string;
-  message: string;
-  /** Ticket to poll (`GET /auth/ip-authorization/poll`) and to ask for a resend with. */
-  ticket: string;
-  /** The masked address the link was sent to, e.g. `j***@example.com`. */
-  email: string;
-  /** Seconds before `POST /auth/ip-authorization/resend` is allowed. */
-  resend_available_in: number;
-}
-
 export class IpAuthorizationPollResponse {
   completed: boolean;
   /** The new session token (only on the first completed poll). */

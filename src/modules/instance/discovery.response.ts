@@ -24,12 +24,6 @@ export class DiscoveryFederation {
   enabled: boolean;
 }
 
-export class RateLimitBucketResponse {
-  limit: number;
-  /** Window length in seconds. */
-  window_seconds: number;
-}
-
 /** The instance discovery document. */
 export class DiscoveryResponse {
   /** Version of the Parley API code serving this instance. */
