@@ -3,14 +3,12 @@ import type { UserEntity } from '../users/user.entity';
 import type { UserPartialResponse } from '../users/user.response';
 import type { ChannelEntity } from './channel.entity';
 import type { GuildMemberEntity } from './guild-member.entity';
-import type { GuildRoleEntity } from './guild-role.entity';
 import type { GuildEntity } from './guild.entity';
 import type {
   ChannelResponse,
   GuildResponse,
   MemberResponse,
   MessageResponse,
-  RoleResponse,
 } from './guild.response';
 import type { MessageEntity } from './message.entity';
 
@@ -27,10 +25,6 @@ export function toGuildResponse(g: GuildEntity): GuildResponse {
 
 export function toChannelResponse(c: ChannelEntity): ChannelResponse {
   return { id: c.id, guild_id: c.guildId, name: c.name, type: c.type, position: c.position };
-}
-
-export function toRoleResponse(r: GuildRoleEntity): RoleResponse {
-  return { id: r.id, name: r.name, permissions: String(r.permissions), position: r.position };
 }
 
 export function toMemberResponse(m: GuildMemberEntity, user: UserEntity): MemberResponse {

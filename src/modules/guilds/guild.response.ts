@@ -24,15 +24,6 @@ export class ChannelResponse {
   position: number;
 }
 
-export class RoleResponse {
-  id: string;
-  name: string;
-  /** Permission bitfield as a decimal string. */
-  @ApiProperty({ example: '3072' })
-  permissions: string;
-  position: number;
-}
-
 export class MemberResponse {
   user: UserPartialResponse;
   /** Role ids (besides @everyone). */
