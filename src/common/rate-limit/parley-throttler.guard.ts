@@ -17,11 +17,6 @@ import { ErrorCode } from '../errors/error-code';
 import type { ParleyRequest } from '../auth/caller';
 import type { BucketTracker } from '../../config/rate-limit.config';
 
-/** Names the bucket on the request so headers and the 429 body can tell global from route limits. */
-interface Bookkeeping {
-  headersFrom?: string;
-}
-
 /**
  * @nestjs/throttler with ARCHITECTURE.md §5's wire format: `X-RateLimit-Reset` as an epoch, and on 429
  * `{code, message, retry_after, global}` with `Retry-After` and `X-RateLimit-Global`. Which buckets
@@ -80,9 +75,9 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, name);
     const record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
-    const book = req as ParleyRequest & Bookkeeping;
-    // Throttlers run shortest window first, so the route's own bucket (if any) sets the headers.
-    book.headersFrom = name;
+    // Each bucket overwrites the headers, and the base class orders the throttlers shortest
+    // window first: the longest window counted has the last word (with the default table the
+    // route's own bucket, if any, over `global`'s 1 s). X-RateLimit-Bucket names it.
     const resetAt = Math.ceil(Date.now() / 1000) + Math.max(0, record.timeToExpire);
     res.header('X-RateLimit-Limit', limit);
     res.header('X-RateLimit-Remaining', Math.max(0, limit - record.totalHits));
@@ -102,7 +97,9 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     return true;
   }
 
-  // Unused (handleRequest throws directly) but kept consistent if the base class calls it.
+  // Unreachable: only the base class's handleRequest calls it, and handleRequest is overridden
+  // above. Should a new base version call it, the answer is still a RATE_LIMITED envelope
+  // (without the headers handleRequest sets).
   protected override async throwThrottlingException(
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
