@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AppConfig } from '../config/app.config';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from './embedded-postgres';
 
-/** Whether migrations run, and whether to attach to a running app's server (operator CLI). */
+/** Whether to use the server a running app already started on this DATA_DIR (operator CLI). */
 export interface EmbeddedStartOptions {
   attachToRunningEmbedded?: boolean;
 }

@@ -7,9 +7,10 @@ import { IpBanGate } from './ip-ban-gate';
 import { PhoneBanEntity } from './phone-ban.entity';
 
 /**
- * Ban lists and their enforcement: the checks auth (and SMS, later) call, and the IP gate that
- * app.setup.ts installs ahead of the body parsers. Low in the module graph (next to audit), so
- * every domain module can use it; the admin module manages the lists.
+ * Ban lists and their enforcement: the e-mail and phone checks that auth (registration, e-mail
+ * change, SSO provisioning) and SMS MFA call, and the IP gate that app.setup.ts installs ahead of
+ * the body parsers. Low in the module graph (it imports no other module), so every domain module
+ * can use it; the admin module manages the lists.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([EmailBanEntity, IpBanEntity, PhoneBanEntity])],

@@ -49,9 +49,11 @@ export class UsersService implements OnModuleInit {
   }
 
   /**
-   * Drops this process's cached copy at once after a committed change to the user (other
-   * instances hear the trigger's notification; this makes the change visible here without
-   * waiting for it).
+   * Drops at once, on this process, every cached entry tagged with the user: the profile above
+   * and the user's resolved credentials. Call it after the change commits: the users trigger's
+   * notification reaches every instance (this one too) a moment later, and this spares the
+   * caller's next request that wait. Before the commit it achieves nothing (a read in between
+   * caches the old row again).
    */
   forget(id: string): void {
     this.notifications.publishLocal(CHANGES_CHANNEL, `u:${id}`);
