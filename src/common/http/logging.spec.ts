@@ -5,6 +5,23 @@ import type { RoutePolicy } from './route-policies';
 import { redactedUrl, registerRequestLogging, requestIdOf } from './logging';
 
 const WEBHOOK = { params: ['token'], query: [] };
+// The static segments of the routes below, as collectRouteWords gathers them.
+const routeWords = new Set([
+  'v1',
+  'webhooks',
+  'repohost',
+  'archives',
+  'download',
+  'guilds',
+  'members',
+  'users',
+  '@me',
+  'auth',
+  'handoff',
+  'status',
+  '.well-known',
+  'service',
+]);
 
 describe('redactedUrl', () => {
   it.each([
@@ -39,9 +56,34 @@ describe('redactedUrl', () => {
       '/v1/archives/9/download?expires=1&signature=[redacted]&code=[redacted]&x=1',
     ],
     [
-      'an unrouted path: anything but ids and lower-case words',
+      'a credential where a route takes an id (a webhook token without its id)',
+      {
+        url: '/v1/webhooks/abcDEF123',
+        template: '/v1/webhooks/:webhook_id',
+        params: { webhook_id: 'abcDEF123' },
+        redaction: { params: [], query: [] },
+      },
+      '/v1/webhooks/[redacted]',
+    ],
+    [
+      'a credential in an id parameter, even one in lower case or across an encoded slash',
+      {
+        url: '/v1/archives/vgat9hcj%2Fs1g/download',
+        template: '/v1/archives/:archiveId/download',
+        params: { archiveId: 'vgat9hcj/s1g' },
+        redaction: { params: [], query: [] },
+      },
+      '/v1/archives/[redacted]/download',
+    ],
+    [
+      'an unrouted path: anything but ids and route words',
       { url: '/v1/webhooks/123/abcDEF123/unknown?token=t&x=1' },
-      '/v1/webhooks/123/[redacted]/unknown?token=[redacted]&x=[redacted]',
+      '/v1/webhooks/123/[redacted]/[redacted]?token=[redacted]&x=[redacted]',
+    ],
+    [
+      'an unrouted path: a lower-case credential (a handoff code typed around a typo)',
+      { url: '/v1/auth/handoff/vgat-9hcj/statu' },
+      '/v1/auth/handoff/[redacted]/[redacted]',
     ],
     [
       'a routed path refused before its policy was known: every query value',
@@ -49,7 +91,7 @@ describe('redactedUrl', () => {
       '/v1/guilds/1?limit=[redacted]',
     ],
   ])('hides %s', (_what, req, expected) => {
-    expect(redactedUrl(req)).toBe(expected);
+    expect(redactedUrl({ ...req, routeWords })).toBe(expected);
   });
 
   it('leaves what a route declares no credential alone', () => {
@@ -59,10 +101,18 @@ describe('redactedUrl', () => {
         template: '/v1/guilds/:guild_id/members',
         params: { guild_id: '1' },
         redaction: { params: [], query: [] },
+        routeWords,
       }),
     ).toBe('/v1/guilds/1/members?limit=5');
-    expect(redactedUrl({ url: '/v1/users/@me' })).toBe('/v1/users/@me');
-    expect(redactedUrl({ url: '/.well-known/service' })).toBe('/.well-known/service');
+    expect(redactedUrl({ url: '/v1/users/@me', routeWords })).toBe('/v1/users/@me');
+    expect(redactedUrl({ url: '/v1/%75sers/@me', routeWords })).toBe('/v1/%75sers/@me');
+    expect(redactedUrl({ url: '/.well-known/service', routeWords })).toBe('/.well-known/service');
+  });
+
+  it('shows only ids without the route words (an instance whose routes were not collected)', () => {
+    expect(redactedUrl({ url: '/v1/guilds/1', routeWords: new Set() })).toBe(
+      '/[redacted]/[redacted]/1',
+    );
   });
 });
 
@@ -99,9 +149,13 @@ describe('registerRequestLogging', () => {
     expect(res.headers['x-request-id']).toBe('req-1');
     await app.inject({ url: '/v1/boom' });
     await app.inject({ url: '/v1/health/live' });
+    // Unrouted: the words of the routes registered after the hooks are known, nothing else.
+    expect((await app.inject({ url: '/v1/webhooks/vgat9hcj' })).statusCode).toBe(404);
     log.info({ reqId: 'req-1' }, 'request');
-    expect(lines).toHaveLength(3);
-    const [first, boom, viaPino] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(4);
+    const [first, boom, unrouted, viaPino] = lines.map(
+      (l) => JSON.parse(l) as Record<string, unknown>,
+    );
     expect(first).toEqual({
       level: 30,
       time: expect.any(Number),
@@ -116,6 +170,7 @@ describe('registerRequestLogging', () => {
     expect(lines[0]).not.toContain('s3cr3t');
     expect(boom).toMatchObject({ level: 50, status: 500, url: '/v1/boom' });
     expect(boom.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(unrouted).toMatchObject({ status: 404, url: '/v1/webhooks/[redacted]' });
     // Same key order as pino's own lines.
     expect(Object.keys(first).slice(0, 4)).toEqual(
       Object.keys(viaPino).slice(0, 3).concat('reqId'),

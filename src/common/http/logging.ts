@@ -107,6 +107,7 @@ export function requestIdOf(req: IncomingMessage): string {
  * UUID, the method a token Node's parser accepted. Health probes are not logged.
  */
 export function registerRequestLogging(app: FastifyInstance, log: Pino): void {
+  collectRouteWords(app);
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     done();
@@ -139,11 +140,31 @@ export interface LoggedRequest {
   params?: unknown;
   /** The matched route's declared credentials (set by the caller guard; absent before it ran). */
   redaction?: LogRedaction;
+  /** The static segments of the app's routes (`v1`, `webhooks`, `@me`…), see collectRouteWords. */
+  routeWords: ReadonlySet<string>;
 }
 
-// A path segment of an unrouted URL kept in the log: an id or a lower-case word. Anything else —
-// mixed case, long, encoded — might be a credential a client mistyped the route around.
-const PLAIN_SEGMENT = /^(?:\d{1,20}|[a-z.@][a-z0-9_.@-]{0,31})$/;
+const ROUTE_WORDS = Symbol('parley.routeWords');
+
+/**
+ * Collects the static segments of every route the app registers. They are the only words a
+ * logged path shows outside a route's own template: a credential is never one of them, whatever
+ * its alphabet (a handoff code typed in lower case is a lower-case word too).
+ */
+function collectRouteWords(app: FastifyInstance): void {
+  const words = new Set<string>();
+  app.decorate(ROUTE_WORDS, words);
+  app.addHook('onRoute', (route) => {
+    for (const segment of route.url.split('/')) {
+      if (segment !== '' && !/[:*]/.test(segment)) words.add(segment);
+    }
+  });
+}
+
+/** An id or a word of the app's routes: what may stand in a logged path besides a template. */
+function isPlain(segment: string, words: ReadonlySet<string>): boolean {
+  return /^\d{1,20}$/.test(segment) || words.has(segment);
+}
 
 /**
  * The URL as the request log shows it, with every credential redacted (ARCHITECTURE.md §3):
@@ -152,7 +173,10 @@ const PLAIN_SEGMENT = /^(?:\d{1,20}|[a-z.@][a-z0-9_.@-]{0,31})$/;
  *   `/v1/%77ebhooks/1/<token>` and `/v1//webhooks/…` are logged, decoded, as the route they
  *   reached; query values are kept except the route's declared ones and ALWAYS_REDACTED_QUERY;
  * - a request refused before its route's policy was known (banned address, unknown route) keeps
- *   only ids and lower-case words of its path, and no query value.
+ *   only ids and route words of its path, and no query value;
+ * - in both, a path value that is neither an id nor a route word is redacted: a client that put a
+ *   credential where an id belongs (`/v1/webhooks/<token>`, `/v1/archives/<signature>/download`)
+ *   or mistyped the route around it (`/v1/auth/handoff/<code>`) still reaches no log.
  */
 export function redactedUrl(req: LoggedRequest): string {
   const q = req.url.indexOf('?');
@@ -162,15 +186,20 @@ export function redactedUrl(req: LoggedRequest): string {
   let path: string;
   if (req.template && redaction) {
     const params = (req.params ?? {}) as Record<string, unknown>;
-    path = req.template.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) =>
-      redaction.params.includes(name)
+    path = req.template.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
+      const value = params[name];
+      return redaction.params.includes(name) ||
+        typeof value !== 'string' ||
+        !isPlain(value, req.routeWords)
         ? '[redacted]'
-        : encodeURIComponent(typeof params[name] === 'string' ? params[name] : ''),
-    );
+        : encodeURIComponent(value);
+    });
   } else {
     path = rawPath
       .split('/')
-      .map((segment) => (segment === '' || PLAIN_SEGMENT.test(safeDecode(segment)) ? segment : '[redacted]'))
+      .map((segment) =>
+        segment === '' || isPlain(safeDecode(segment), req.routeWords) ? segment : '[redacted]',
+      )
       .join('/');
   }
   if (rawQuery === '') return path;
@@ -188,6 +217,8 @@ export function redactedUrl(req: LoggedRequest): string {
   return `${path}?${query}`;
 }
 
+const NO_WORDS: ReadonlySet<string> = new Set();
+
 function safeDecode(value: string): string {
   try {
     return decodeURIComponent(value);
@@ -203,5 +234,10 @@ export function loggedUrlOf(req: FastifyRequest): string {
     template: req.routeOptions?.url,
     params: req.params,
     redaction: (req as ParleyRequest).routePolicy?.redaction,
+    // Decorations reach every encapsulated context; an instance set up elsewhere has none.
+    routeWords:
+      (req.server as unknown as Record<symbol, ReadonlySet<string> | undefined> | undefined)?.[
+        ROUTE_WORDS
+      ] ?? NO_WORDS,
   });
 }
