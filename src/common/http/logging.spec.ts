@@ -1,4 +1,7 @@
 import fastify from 'fastify';
+import { get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import pino from 'pino';
 import type { ParleyRequest } from '../auth/caller';
 import type { RoutePolicy } from './route-policies';
@@ -135,6 +138,13 @@ describe('registerRequestLogging', () => {
     app.get('/v1/webhooks/:id/:token', (_req, reply) => reply.code(204).send());
     app.get('/v1/boom', (_req, reply) => reply.code(500).send({}));
     app.get('/v1/health/live', () => ({ ok: true }));
+    // A download whose stream ends a while after its last byte (a file read hitting EOF late).
+    app.get('/v1/archives/:id/download', (_req, reply) => {
+      const body = new Readable({ read() {} });
+      body.push('zip!');
+      setTimeout(() => body.push(null), 100);
+      return reply.header('Content-Length', '4').send(body);
+    });
     await app.ready();
     return { app, lines, log };
   }
@@ -176,6 +186,36 @@ describe('registerRequestLogging', () => {
       Object.keys(viaPino).slice(0, 3).concat('reqId'),
     );
     await app.close();
+  });
+
+  it('logs a streamed response whose client hung up before the stream ended', async () => {
+    const { app, lines } = await serve('info');
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      // The client has its 4 bytes and closes the connection: the response never finishes.
+      const body = await new Promise<string>((resolve, reject) => {
+        const path = '/v1/archives/7/download?signature=s1g';
+        get({ host: '127.0.0.1', port, path, agent: false })
+          .on('response', (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve(text));
+          })
+          .on('error', reject);
+      });
+      expect(body).toBe('zip!');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+        expect.objectContaining({
+          status: 200,
+          url: '/v1/archives/7/download?signature=[redacted]',
+          msg: 'request',
+        }),
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('writes nothing below info', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ParleyRequest } from '../auth/caller';
 import { ALWAYS_REDACTED_QUERY, type LogRedaction } from './route-policy';
 import type { IncomingMessage } from 'node:http';
@@ -115,18 +115,31 @@ export function registerRequestLogging(app: FastifyInstance, log: Pino): void {
   if (!log.isLevelEnabled('info')) return;
   const destination = (log as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
   const pid = `,"pid":${process.pid},"reqId":"`;
+  const writeLine = (req: FastifyRequest, reply: FastifyReply): void => {
+    if (req.url.startsWith('/v1/health/')) return;
+    const status = reply.statusCode;
+    // 503 is an expected answer (draining, database outage — logged once by its tracker).
+    const level = status >= 500 && status !== 503 ? 50 : 30;
+    destination.write(
+      `{"level":${level},"time":${Date.now()}${pid}${req.id}","method":"${req.method}",` +
+        `"url":${JSON.stringify(loggedUrlOf(req))},"status":${status},` +
+        `"ms":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request"}\n`,
+    );
+  };
   app.addHook('onResponse', (req, reply, done) => {
-    if (!req.url.startsWith('/v1/health/')) {
-      const status = reply.statusCode;
-      // 503 is an expected answer (draining, database outage — logged once by its tracker).
-      const level = status >= 500 && status !== 503 ? 50 : 30;
-      destination.write(
-        `{"level":${level},"time":${Date.now()}${pid}${req.id}","method":"${req.method}",` +
-          `"url":${JSON.stringify(loggedUrlOf(req))},"status":${status},` +
-          `"ms":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request"}\n`,
-      );
-    }
+    writeLine(req, reply);
     done();
+  });
+  // A streamed body (an archive download): a client that closes its connection once it has the
+  // Content-Length bytes can close the response before the stream's end reaches it. The response
+  // then never finishes and Fastify runs no onResponse hook, so the line is written on close.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (typeof (payload as { pipe?: unknown } | null)?.pipe === 'function') {
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) writeLine(req, reply);
+      });
+    }
+    done(null, payload);
   });
 }
 
