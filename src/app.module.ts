@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { CallerGuard } from './common/auth/caller.guard';
+import { RouteAccessGuard } from './common/auth/route-access.guard';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { BodyReader } from './common/http/body-reader';
@@ -66,8 +67,9 @@ export class AppModule {
         // Order matters: resolve the caller first, so the throttler can count per user.
         { provide: APP_GUARD, useClass: CallerGuard },
         { provide: APP_GUARD, useClass: ParleyThrottlerGuard },
-        // The body is read after every guard (body-reader.ts), before any other interceptor.
-        { provide: APP_INTERCEPTOR, useClass: BodyReader },
+        // Then who may call the route, and only then is the body read (body-reader.ts).
+        { provide: APP_GUARD, useClass: RouteAccessGuard },
+        { provide: APP_GUARD, useClass: BodyReader },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

@@ -104,7 +104,7 @@ export function configureApp(app: ParleyApp, config: AppConfig, log: Pino): void
   // Banned clients are refused here, before any body parser or guard runs (ip-ban-gate.ts).
   if (config.ipBans) fastify.addHook('onRequest', app.get(IpBanGate).hook);
   else log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
-  // Bodies are read by the BodyReader interceptor after the route's guards (body-reader.ts):
+  // Bodies are read by the BodyReader, the last global guard (body-reader.ts):
   // Fastify's own parsers are replaced by one that takes every content type and reads nothing.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));

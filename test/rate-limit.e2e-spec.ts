@@ -128,7 +128,10 @@ describe('rate limiting (Redis storage shared by two instances)', () => {
     // Another client is unaffected.
     const other = await http(b)
       .get('/v1/.well-known/service')
-      .set('X-Forwarded-For', `${ip.split('.').slice(0, 3).join('.')}.${(Number(ip.split('.')[3]) + 1) % 256}`);
+      .set(
+        'X-Forwarded-For',
+        `${ip.split('.').slice(0, 3).join('.')}.${(Number(ip.split('.')[3]) + 1) % 256}`,
+      );
     expect(other.status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { CredentialResolvers } from './auth/credential-resolvers';
-import { PathCredentialGuard, PathCredentials } from './auth/path-credential';
+import { RouteCredentials } from './auth/route-credential';
 import { RoutePolicies } from './http/route-policies';
 import { ServiceDiscoveryRegistry } from './discovery/service-discovery.registry';
 import { SweeperService } from './maintenance/sweeper.service';
@@ -11,8 +11,7 @@ import { SnowflakeService } from './snowflake/snowflake.service';
 @Module({
   providers: [
     CredentialResolvers,
-    PathCredentials,
-    PathCredentialGuard,
+    RouteCredentials,
     RoutePolicies,
     ServiceDiscoveryRegistry,
     SnowflakeService,
@@ -20,8 +19,7 @@ import { SnowflakeService } from './snowflake/snowflake.service';
   ],
   exports: [
     CredentialResolvers,
-    PathCredentials,
-    PathCredentialGuard,
+    RouteCredentials,
     RoutePolicies,
     ServiceDiscoveryRegistry,
     SnowflakeService,

@@ -613,7 +613,15 @@ describe('OAuth2 authorization code flow (supertest)', () => {
           grant_types_supported: ['authorization_code', 'refresh_token'],
           token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
           code_challenge_methods_supported: ['S256'],
-          scopes_supported: ['identify', 'email', 'guilds', 'guilds.join', 'bot', 'openid', 'profile'],
+          scopes_supported: [
+            'identify',
+            'email',
+            'guilds',
+            'guilds.join',
+            'bot',
+            'openid',
+            'profile',
+          ],
         });
       }
       const disco = await http(app).get('/.well-known/service');

@@ -3,13 +3,10 @@ import {
   createParamDecorator,
   ExecutionContext,
   SetMetadata,
-  UseGuards,
 } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import { ErrorCode } from '../errors/error-code';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import { AdminAclGuard } from './admin-acl.guard';
-import { BearerGuard } from './bearer.guard';
 import {
   AUTH_METADATA,
   PUBLIC_METADATA,
@@ -41,8 +38,8 @@ export function Auth(options: AuthOptions): MethodDecorator & ClassDecorator {
   const admin = kinds.includes('admin');
   if (admin && kinds.length > 1) throw new Error('admin routes accept admin keys only');
   return applyDecorators(
+    // Checked by the global RouteAccessGuard (route-access.guard.ts), before the body is read.
     SetMetadata(AUTH_METADATA, resolved),
-    UseGuards(admin ? AdminAclGuard : BearerGuard),
     ...kinds.map((k) => ApiSecurity(SECURITY[k])),
     // 401 UNAUTHORIZED follows from the security requirement (finishOpenApiDocument).
     ApiErrors(...forbidden(resolved)),
@@ -51,7 +48,7 @@ export function Auth(options: AuthOptions): MethodDecorator & ClassDecorator {
 
 const USER_KINDS: readonly AuthKind[] = ['user', 'bot', 'bearer'];
 
-/** The 403s the guards answer for these options (bearer.guard.ts, admin-acl.guard.ts). */
+/** The 403s the access guard answers for these options (route-access.guard.ts). */
 function forbidden(opts: ResolvedAuthOptions): ErrorCode[] {
   if (opts.kinds.includes('admin')) return [ErrorCode.MissingAcl];
   const codes: ErrorCode[] = [];

@@ -5,17 +5,18 @@ import { RoutePolicies } from '../http/route-policies';
 import { parseAuthorization } from './authorization-header';
 import type { ParleyRequest } from './caller';
 import { CredentialResolvers } from './credential-resolvers';
-import { PathCredentials } from './path-credential';
+import { RouteCredentials } from './route-credential';
 
 /**
  * First global guard: puts the matched route's policy on the request (route-policies.ts), then
  * authenticates the `Authorization` header through Passport (the strategy of its scheme; a cache
- * hit or one indexed lookup) into `req.caller`, and a path credential (a webhook's token) into
- * `req.pathCredential`, so the rate limiter can count per user or per webhook. It does not reject
- * bad credentials — those leave the request anonymous and the route's guard answers 401 (or the
- * path credential's refusal) after the rate limiter has counted the attempt against the caller's
- * address — but it does enforce default deny: a route with neither `@Auth` nor `@Public` is
- * refused. Nothing of the body has been read yet (body-reader.interceptor.ts runs after guards).
+ * hit or one indexed lookup) into `req.caller`, and a route credential (a webhook's token, an
+ * OAuth2 client's Basic credentials) into `req.routeCredential`, so the rate limiter can count per
+ * user or per webhook. It does not reject bad credentials — those leave the request anonymous and
+ * the access guard answers 401 (or the route credential's refusal) after the rate limiter has
+ * counted the attempt against the caller's address — but it does enforce default deny: a route
+ * with neither `@Auth` nor `@Public` is refused. Nothing of the body has been read yet (the body
+ * reader is the last global guard).
  */
 @Injectable()
 export class CallerGuard implements CanActivate {
@@ -24,7 +25,7 @@ export class CallerGuard implements CanActivate {
   constructor(
     private readonly policies: RoutePolicies,
     private readonly resolvers: CredentialResolvers,
-    private readonly pathCredentials: PathCredentials,
+    private readonly routeCredentials: RouteCredentials,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -41,10 +42,9 @@ export class CallerGuard implements CanActivate {
     if (parsed) {
       req.caller = (await this.resolvers.resolve(parsed, req)) ?? undefined;
     }
-    if (policy.pathCredential !== null) {
-      const params = (req.params ?? {}) as Record<string, string | undefined>;
-      const value = await this.pathCredentials.resolver(policy.pathCredential).resolve(params);
-      req.pathCredential = { name: policy.pathCredential, value };
+    if (policy.routeCredential !== null) {
+      const value = await this.routeCredentials.resolver(policy.routeCredential).resolve(req);
+      req.routeCredential = { name: policy.routeCredential, value };
     }
     return true;
   }

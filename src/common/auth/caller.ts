@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RoutePolicy } from '../http/route-policies';
-import type { ResolvedPathCredential } from './path-credential';
+import type { ResolvedRouteCredential } from './route-credential';
 
 /** A user logged in with a session token. */
 export interface SessionCaller {
@@ -45,9 +45,9 @@ export interface ParleyRequest extends FastifyRequest {
   caller?: Caller;
   /** The matched route's policy, set by the caller guard (absent before it ran). */
   routePolicy?: RoutePolicy;
-  /** On routes authenticated by a path credential: what it resolved to. */
-  pathCredential?: ResolvedPathCredential;
-  /** On `@ForeignPayload` routes: the body as received (body-reader.interceptor.ts). */
+  /** On routes that take a route credential (a webhook token, OAuth2 client Basic): what it resolved to. */
+  routeCredential?: ResolvedRouteCredential;
+  /** On `@ForeignPayload` routes: the body as received (body-reader.ts). */
   payload?: ReceivedPayload | null;
 }
 

@@ -121,7 +121,8 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   [FieldErrorCode.PasswordDoesNotMatch]: { message: 'Password does not match.' },
   [FieldErrorCode.UsernameInvalid]: { message: 'Username must be 2-32 of A-Z a-z 0-9 _.' },
   [FieldErrorCode.NameInvisible]: {
-    message: 'Must contain at least one visible character (not only spaces, bidi or zero-width characters).',
+    message:
+      'Must contain at least one visible character (not only spaces, bidi or zero-width characters).',
   },
   [FieldErrorCode.UsernameTooManyUsers]: { message: 'Too many users have this username.' },
   [FieldErrorCode.DiscriminatorInvalid]: { message: 'Discriminator must be 4 digits.' },

@@ -1,15 +1,13 @@
 import {
-  CallHandler,
+  CanActivate,
   createParamDecorator,
   ExecutionContext,
   Injectable,
-  NestInterceptor,
   type OnModuleInit,
 } from '@nestjs/common';
 import bodyParser from 'body-parser';
 import { parse as parseContentType } from 'content-type';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Observable } from 'rxjs';
 import typeIs from 'type-is';
 import { AppConfig } from '../../config/app.config';
 import type { ParleyRequest, ReceivedPayload } from '../auth/caller';
@@ -61,10 +59,12 @@ export function nodeRequestOf(req: object): IncomingMessage & { body?: unknown }
 }
 
 /**
- * Reads the request body for the handler, after every guard has passed (Nest runs interceptors
- * after guards): a request whose credential is wrong, whose caller is rate limited or whose path
- * names no webhook is answered before a byte of its body is read, so it costs no parsing, and
- * its connection is closed rather than drained (see `closeIfBodyUnread`). What is read and how
+ * Reads the request body for the handler: the last global guard, after the caller guard, the
+ * rate limiter and the access guard, so a request whose credential is wrong, whose caller is
+ * rate limited or whose path names no webhook is answered before a byte of its body is read — it
+ * costs no parsing, and its connection is closed rather than drained (app.setup.ts). A guard and
+ * not an interceptor: Nest's interceptor chain (rxjs, an async resource per request) cost more
+ * than half of a small route's throughput (bench/RESULTS.md, 2026-11-25, "security work"). What is read and how
  * comes from the route's `BodyPolicy` (route-policy.ts), with the limits of ARCHITECTURE.md §5:
  *
  * - `dto` routes: body-parser (the parser Express uses) on the raw request — `Content-Encoding`
@@ -78,7 +78,7 @@ export function nodeRequestOf(req: object): IncomingMessage & { body?: unknown }
  *   (webhooks/delivery-parser.ts). Any other content type leaves the payload null.
  */
 @Injectable()
-export class BodyReader implements NestInterceptor, OnModuleInit {
+export class BodyReader implements CanActivate, OnModuleInit {
   private parsers!: {
     dto: Record<BodyPolicy['size'], Middleware>;
     foreign: Record<BodyPolicy['size'], Middleware>;
@@ -107,7 +107,7 @@ export class BodyReader implements NestInterceptor, OnModuleInit {
     };
   }
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ParleyRequest>();
     const raw = nodeRequestOf(req);
     const policy = req.routePolicy?.body;
@@ -118,7 +118,7 @@ export class BodyReader implements NestInterceptor, OnModuleInit {
     } else if (policy?.kind === 'foreign') {
       req.payload = null;
     }
-    return next.handle();
+    return true;
   }
 
   private read(raw: IncomingMessage, policy: BodyPolicy): Promise<void> {

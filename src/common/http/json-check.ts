@@ -1,7 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
-import { type JsonLimits, type JsonTextIssue, MAX_DTO_JSON_ITEMS, scanJsonText } from './json-limits';
+import {
+  type JsonLimits,
+  type JsonTextIssue,
+  MAX_DTO_JSON_ITEMS,
+  scanJsonText,
+} from './json-limits';
 
 /** What each refusal answers (all 400). */
 const ISSUE_ERRORS: Record<JsonTextIssue, (limits: JsonLimits) => ApiError> = {

@@ -93,4 +93,3 @@ export function scanJsonText(text: Uint8Array, limits: JsonLimits): JsonTextIssu
   }
   return null;
 }
-

@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AUTH_METADATA, PUBLIC_METADATA, type ResolvedAuthOptions } from '../auth/auth.metadata';
-import { PATH_CREDENTIAL_METADATA } from '../auth/path-credential';
+import { ROUTE_CREDENTIAL_METADATA } from '../auth/route-credential';
 import {
   BODY_POLICY_METADATA,
   DEFAULT_BODY_POLICY,
@@ -15,10 +15,12 @@ import {
 export interface RoutePolicy {
   /** `@Auth` or `@Public` is present (default deny refuses the others). */
   declared: boolean;
+  /** Who may call it (`@Auth`); null on public routes. */
+  auth: ResolvedAuthOptions | null;
   /** Only routes that take admin keys resolve `Authorization: Admin …` (ARCHITECTURE.md §4). */
   acceptsAdminKeys: boolean;
-  /** The registered path credential the route is authenticated by, if any. */
-  pathCredential: string | null;
+  /** The registered route credential the route takes (a webhook token, OAuth2 client), if any. */
+  routeCredential: string | null;
   body: BodyPolicy;
   redaction: LogRedaction;
 }
@@ -44,8 +46,9 @@ export class RoutePolicies {
       const auth = get<ResolvedAuthOptions>(AUTH_METADATA);
       policy = {
         declared: !!get<boolean>(PUBLIC_METADATA) || !!auth,
+        auth: auth ?? null,
         acceptsAdminKeys: auth?.kinds.includes('admin') ?? false,
-        pathCredential: get<string>(PATH_CREDENTIAL_METADATA) ?? null,
+        routeCredential: get<string>(ROUTE_CREDENTIAL_METADATA) ?? null,
         body: get<BodyPolicy>(BODY_POLICY_METADATA) ?? DEFAULT_BODY_POLICY,
         redaction: get<LogRedaction>(LOG_REDACTION_METADATA) ?? NO_REDACTION,
       };

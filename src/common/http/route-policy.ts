@@ -8,7 +8,7 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 export const BODY_POLICY_METADATA = 'parley:body-policy';
 export const LOG_REDACTION_METADATA = 'parley:log-redaction';
 
-/** How a route's request body is read (body-reader.interceptor.ts), after its guards have passed. */
+/** How a route's request body is read (body-reader.ts), after its guards have passed. */
 export interface BodyPolicy {
   /**
    * `dto`: JSON or form-encoded, parsed into an object for a DTO (at most MAX_DTO_JSON_ITEMS
@@ -26,7 +26,7 @@ export const DEFAULT_BODY_POLICY: BodyPolicy = { kind: 'dto', size: 'default', o
 
 /** A route whose body is a foreign delivery: kept as bytes (see BodyPolicy.kind). */
 export const ForeignPayload = (
-  options: { size?: BodyPolicy["size"] } = {},
+  options: { size?: BodyPolicy['size'] } = {},
 ): MethodDecorator & ClassDecorator =>
   SetMetadata(BODY_POLICY_METADATA, {
     ...DEFAULT_BODY_POLICY,
@@ -36,7 +36,10 @@ export const ForeignPayload = (
 
 /** An RFC 6749 endpoint: even a body that does not parse is answered `invalid_request`. */
 export const OAuthErrorShape = (): MethodDecorator & ClassDecorator =>
-  SetMetadata(BODY_POLICY_METADATA, { ...DEFAULT_BODY_POLICY, oauthErrors: true } satisfies BodyPolicy);
+  SetMetadata(BODY_POLICY_METADATA, {
+    ...DEFAULT_BODY_POLICY,
+    oauthErrors: true,
+  } satisfies BodyPolicy);
 
 /** Which parts of a route's URL are credentials, kept out of the request log. */
 export interface LogRedaction {

@@ -120,7 +120,7 @@ export function trackerFor(kind: BucketTracker, req: ParleyRequest): string {
     case 'webhook': {
       // Only a delivery whose token matched spends its webhook's budget; a wrong token (the id
       // is public: every message shows it) is counted against the address that sent it.
-      const webhook = req.pathCredential?.value as { webhookId?: string } | null | undefined;
+      const webhook = req.routeCredential?.value as { webhookId?: string } | null | undefined;
       return webhook?.webhookId ? `webhook:${webhook.webhookId}` : `ip:${req.ip ?? 'unknown'}`;
     }
     case 'admin-key':

@@ -1,4 +1,4 @@
-import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -9,11 +9,11 @@ import {
 } from '@nestjs/swagger';
 import { Public } from '../../common/auth/auth.decorator';
 import { AuthorizationHeader } from '../../common/auth/authorization-header.decorator';
+import { RouteCredential } from '../../common/auth/route-credential';
 import { OAuthErrorShape } from '../../common/http/route-policy';
 import { ApiOAuthErrors } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { IntrospectRequestDto, RevokeRequestDto, TokenRequestDto } from './dto/oauth2.dto';
-import { ClientBasicGuard } from './client-basic.guard';
 import { OAuth2ClientEndpointsService } from './oauth2-client-endpoints.service';
 import { OAuth2IntrospectResponse, OAuth2TokenResponse } from './oauth2.response';
 import { INTROSPECT_EXAMPLES, REVOKE_EXAMPLES, TOKEN_EXAMPLES } from './oauth2.examples';
@@ -33,7 +33,8 @@ const CONSUMES = ['application/json', 'application/x-www-form-urlencoded'] as co
 @ApiSecurity('clientBasic')
 @ApiOAuthErrors('invalid_request', 'invalid_client')
 @OAuthErrorShape()
-@UseGuards(ClientBasicGuard)
+// HTTP Basic client credentials are checked before the body (oauth2-client-credentials.ts).
+@RouteCredential('oauth2-client')
 @Controller('oauth2')
 export class OAuth2TokenController {
   constructor(private readonly endpoints: OAuth2ClientEndpointsService) {}

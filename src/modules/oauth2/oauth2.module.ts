@@ -18,6 +18,7 @@ import { ConsentService } from './consent.service';
 import { GuildBotInstaller } from './guild-bot-installer';
 import { IdTokenService } from './id-token.service';
 import { OAuth2AuthorizationEntity } from './oauth2-authorization.entity';
+import { OAuth2ClientCredentials } from './oauth2-client-credentials';
 import { OAuth2ClientEndpointsService } from './oauth2-client-endpoints.service';
 import { OAuth2CodeEntity } from './oauth2-code.entity';
 import { OAuth2GrantEntity } from './oauth2-grant.entity';
@@ -67,6 +68,7 @@ import { OidcKeyStore } from './oidc-keys';
     BotTokenResolver,
     ConsentService,
     OAuth2ClientEndpointsService,
+    OAuth2ClientCredentials,
     OAuth2MeService,
     OAuth2MetadataService,
     OAuth2TokensService,

@@ -2,11 +2,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { join } from 'node:path';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import {
-  WorkerPool,
-  WorkerPoolBusyError,
-  WorkerTaskError,
-} from '../../common/workers/worker-pool';
+import { WorkerPool, WorkerPoolBusyError, WorkerTaskError } from '../../common/workers/worker-pool';
 import type { MessageDraft } from '../guilds/embeds/embed';
 import { renderDelivery, type DeliveryInput, type DeliveryOutcome } from './delivery';
 
@@ -40,7 +36,10 @@ export class DeliveryParser implements OnModuleDestroy {
     const whole = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
     let outcome: DeliveryOutcome;
     try {
-      outcome = await this.pool.run<DeliveryOutcome>(input, whole ? [bytes.buffer as ArrayBuffer] : []);
+      outcome = await this.pool.run<DeliveryOutcome>(
+        input,
+        whole ? [bytes.buffer as ArrayBuffer] : [],
+      );
     } catch (err) {
       throw this.poolError(err);
     }
@@ -54,9 +53,14 @@ export class DeliveryParser implements OnModuleDestroy {
 
   private poolError(err: unknown): Error {
     if (err instanceof WorkerPoolBusyError) {
-      return new ApiError(ErrorCode.ServiceUnavailable, 'Too many large deliveries at once.', {}, {
-        'Retry-After': '1',
-      });
+      return new ApiError(
+        ErrorCode.ServiceUnavailable,
+        'Too many large deliveries at once.',
+        {},
+        {
+          'Retry-After': '1',
+        },
+      );
     }
     if (err instanceof WorkerTaskError && err.exhausted) {
       return new ApiError(ErrorCode.PayloadTooLarge, 'The delivery is too costly to process.');

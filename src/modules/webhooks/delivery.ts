@@ -177,7 +177,11 @@ function plainDraft(p: Record<string, unknown>): MessageDraft {
     const v = p[key];
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'string') {
-      errors.push({ path: key, code: FieldErrorCode.BaseTypeString, message: `${key} must be a string` });
+      errors.push({
+        path: key,
+        code: FieldErrorCode.BaseTypeString,
+        message: `${key} must be a string`,
+      });
     } else if (v.length > max) {
       errors.push({
         path: key,

@@ -1,7 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PathCredentials, type PathCredentialResolver } from '../../common/auth/path-credential';
+import type { ParleyRequest } from '../../common/auth/caller';
+import { RouteCredentials, type RouteCredentialResolver } from '../../common/auth/route-credential';
 import { constantTimeEqual, decryptSecret, sha256 } from '../../common/crypto/tokens';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -36,12 +37,14 @@ export interface AuthenticatedWebhook {
  * 404 UNKNOWN_WEBHOOK without reading what was sent.
  */
 @Injectable()
-export class WebhookCredentials implements PathCredentialResolver<AuthenticatedWebhook>, OnModuleInit {
+export class WebhookCredentials
+  implements RouteCredentialResolver<AuthenticatedWebhook>, OnModuleInit
+{
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: WebhookTokenCache,
     private readonly config: AppConfig,
-    private readonly registry: PathCredentials,
+    private readonly registry: RouteCredentials,
   ) {}
 
   onModuleInit(): void {
@@ -52,7 +55,8 @@ export class WebhookCredentials implements PathCredentialResolver<AuthenticatedW
     return new ApiError(ErrorCode.UnknownWebhook);
   }
 
-  resolve(params: Readonly<Record<string, string | undefined>>): Promise<AuthenticatedWebhook | null> {
+  resolve(req: ParleyRequest): Promise<AuthenticatedWebhook | null> {
+    const params = (req.params ?? {}) as Record<string, string | undefined>;
     const webhookId = parseSnowflake(params.webhook_id);
     const token = params.token;
     if (!webhookId || typeof token !== 'string') return Promise.resolve(null);

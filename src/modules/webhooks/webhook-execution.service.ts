@@ -212,9 +212,12 @@ export class WebhookExecutionService {
       if (format === 'plain') throw new ApiError(ErrorCode.EmptyMessage);
       return { posted: false };
     }
-    const secretCheck: SecretCheck = signed ? { sealed: webhook.signing?.sealed ?? null } : undefined;
+    const secretCheck: SecretCheck = signed
+      ? { sealed: webhook.signing?.sealed ?? null }
+      : undefined;
     // GitHub-style delivery ids de-duplicate redeliveries for a day (after the signature check).
-    const deliveryId = format === 'repohost' ? firstHeader(delivery.headers, DELIVERY_HEADERS) : undefined;
+    const deliveryId =
+      format === 'repohost' ? firstHeader(delivery.headers, DELIVERY_HEADERS) : undefined;
     if (deliveryId && !(await this.firstDelivery(webhook.webhookId, deliveryId))) {
       return { posted: false };
     }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { CurrentPathCredential, PathCredential } from '../../common/auth/path-credential';
+import { CurrentRouteCredential, PathCredential } from '../../common/auth/route-credential';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 
@@ -12,4 +12,4 @@ export const WebhookTokenAuth = (): MethodDecorator & ClassDecorator =>
   applyDecorators(PathCredential('webhook', 'token'), ApiErrors(ErrorCode.UnknownWebhook));
 
 /** Handler parameter: the webhook the path's id and token authenticated (an AuthenticatedWebhook). */
-export const CurrentWebhook = CurrentPathCredential;
+export const CurrentWebhook = CurrentRouteCredential;

@@ -76,7 +76,8 @@ export function urlProblem(value: string, use: UrlUse): FieldErrorCode | null {
     return FieldErrorCode.UrlTypeInvalidUrl;
   }
   if (!SCHEMES[use].includes(url.protocol)) return FieldErrorCode.UrlTypeInvalidScheme;
-  if (url.protocol !== 'attachment:' && url.hostname === '') return FieldErrorCode.UrlTypeInvalidUrl;
+  if (url.protocol !== 'attachment:' && url.hostname === '')
+    return FieldErrorCode.UrlTypeInvalidUrl;
   return null;
 }
 
