@@ -5,6 +5,7 @@ import { RouteAccessGuard } from './common/auth/route-access.guard';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { BodyReader } from './common/http/body-reader';
+import { RequestGate } from './common/http/request-gate.guard';
 import { ParleyThrottlerGuard } from './common/rate-limit/parley-throttler.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app.config';
@@ -64,12 +65,12 @@ export class AppModule {
         ...extra,
       ],
       providers: [
-        // Order matters: resolve the caller first, so the throttler can count per user.
-        { provide: APP_GUARD, useClass: CallerGuard },
-        { provide: APP_GUARD, useClass: ParleyThrottlerGuard },
-        // Then who may call the route, and only then is the body read (body-reader.ts).
-        { provide: APP_GUARD, useClass: RouteAccessGuard },
-        { provide: APP_GUARD, useClass: BodyReader },
+        // Caller, rate limits, access, then the body: in this order, in one guard (request-gate.guard.ts).
+        CallerGuard,
+        ParleyThrottlerGuard,
+        RouteAccessGuard,
+        BodyReader,
+        { provide: APP_GUARD, useClass: RequestGate },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

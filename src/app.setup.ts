@@ -98,9 +98,19 @@ function createHttpAdapter(config: AppConfig): FastifyAdapter {
 /** Everything main.ts and the tests share: hooks, parsers, prefix, pipes, Swagger. */
 export function configureApp(app: ParleyApp, config: AppConfig, log: Pino): void {
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
-  registerRequestLogging(fastify, log);
-  // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts).
-  fastify.addHook('onSend', app.get(DrainState).hook);
+  const requestLog = registerRequestLogging(fastify, log);
+  const drain = app.get(DrainState);
+  // The one onSend hook (each costs every response: bench/RESULTS.md, 2026-11-25):
+  fastify.addHook('onSend', (req, reply, payload, done) => {
+    // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts);
+    // a request answered before its body was read (a refused credential, a rate limit) closes its
+    // connection too: draining a body nobody wants would cost as much as reading it.
+    if (drain.draining || !req.raw.complete) reply.header('Connection', 'close');
+    if (typeof (payload as { pipe?: unknown } | null)?.pipe === 'function') {
+      requestLog.streamed(req, reply);
+    }
+    done(null, payload);
+  });
   // Banned clients are refused here, before any body parser or guard runs (ip-ban-gate.ts).
   if (config.ipBans) fastify.addHook('onRequest', app.get(IpBanGate).hook);
   else log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
@@ -108,12 +118,6 @@ export function configureApp(app: ParleyApp, config: AppConfig, log: Pino): void
   // Fastify's own parsers are replaced by one that takes every content type and reads nothing.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-  // A request answered before its body was read (a refused credential, a rate limit) closes its
-  // connection: draining a body nobody wants would cost as much as reading it.
-  fastify.addHook('onSend', (req, reply, payload, done) => {
-    if (!req.raw.complete) reply.header('Connection', 'close');
-    done(null, payload);
-  });
   app.setGlobalPrefix('v1', { exclude: ['docs', 'docs/(.*)'] });
   app.useGlobalPipes(
     new ValidationPipe({

@@ -65,7 +65,12 @@ export class RouteAccessGuard implements CanActivate {
   constructor(private readonly credentials: RouteCredentials) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<ParleyRequest>();
+    this.check(context.switchToHttp().getRequest<ParleyRequest>());
+    return true;
+  }
+
+  /** Throws the 401/403 (or the route credential's refusal) the request is answered with. */
+  check(req: ParleyRequest): void {
     const policy = req.routePolicy!;
     if (policy.auth) {
       if (policy.auth.kinds.includes('admin')) checkAdmin(policy.auth, req.caller);
@@ -75,6 +80,5 @@ export class RouteAccessGuard implements CanActivate {
     if (credential && credential.value === null) {
       throw this.credentials.resolver(credential.name).refusal();
     }
-    return true;
   }
 }

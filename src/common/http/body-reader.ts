@@ -107,21 +107,31 @@ export class BodyReader implements CanActivate, OnModuleInit {
     };
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<ParleyRequest>();
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return this.read(context.switchToHttp().getRequest<ParleyRequest>());
+  }
+
+  /** Reads the body the route's policy asks for into `req.body` or `req.payload`. */
+  read(req: ParleyRequest): true | Promise<true> {
     const raw = nodeRequestOf(req);
     const policy = req.routePolicy?.body;
-    if (policy && hasBody(raw)) {
-      await this.read(raw, policy);
-      if (policy.kind === 'foreign') req.payload = receivedPayload(raw);
-      else (req as { body?: unknown }).body = raw.body;
-    } else if (policy?.kind === 'foreign') {
-      req.payload = null;
-    }
+    if (policy && hasBody(raw)) return this.readInto(req, raw, policy);
+    if (policy?.kind === 'foreign') req.payload = null;
     return true;
   }
 
-  private read(raw: IncomingMessage, policy: BodyPolicy): Promise<void> {
+  private async readInto(
+    req: ParleyRequest,
+    raw: IncomingMessage & { body?: unknown },
+    policy: BodyPolicy,
+  ): Promise<true> {
+    await this.parse(raw, policy);
+    if (policy.kind === 'foreign') req.payload = receivedPayload(raw);
+    else (req as { body?: unknown }).body = raw.body;
+    return true;
+  }
+
+  private parse(raw: IncomingMessage, policy: BodyPolicy): Promise<void> {
     return new Promise((resolve, reject) => {
       this.parsers[policy.kind][policy.size](raw, null as never, (err?: unknown) => {
         if (!err) return resolve();

@@ -127,7 +127,14 @@ describe('registerRequestLogging', () => {
       { write: (l: string) => lines.push(l) },
     );
     const app = fastify({ genReqId: requestIdOf });
-    registerRequestLogging(app, log);
+    const requestLog = registerRequestLogging(app, log);
+    // What app.setup.ts's onSend hook does for streamed bodies.
+    app.addHook('onSend', (req, reply, payload, done) => {
+      if (typeof (payload as { pipe?: unknown } | null)?.pipe === 'function') {
+        requestLog.streamed(req, reply);
+      }
+      done(null, payload);
+    });
     // What the caller guard does on a Parley route: the route's declared credentials.
     app.addHook('preHandler', (req, _reply, done) => {
       (req as unknown as ParleyRequest).routePolicy = {

@@ -106,13 +106,13 @@ export function requestIdOf(req: IncomingMessage): string {
  * Only the URL can hold characters that need escaping; the request id is a checked token or a
  * UUID, the method a token Node's parser accepted. Health probes are not logged.
  */
-export function registerRequestLogging(app: FastifyInstance, log: Pino): void {
+export function registerRequestLogging(app: FastifyInstance, log: Pino): RequestLog {
   collectRouteWords(app);
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     done();
   });
-  if (!log.isLevelEnabled('info')) return;
+  if (!log.isLevelEnabled('info')) return { streamed: () => undefined };
   const destination = (log as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
   const pid = `,"pid":${process.pid},"reqId":"`;
   const writeLine = (req: FastifyRequest, reply: FastifyReply): void => {
@@ -130,17 +130,25 @@ export function registerRequestLogging(app: FastifyInstance, log: Pino): void {
     writeLine(req, reply);
     done();
   });
-  // A streamed body (an archive download): a client that closes its connection once it has the
-  // Content-Length bytes can close the response before the stream's end reaches it. The response
-  // then never finishes and Fastify runs no onResponse hook, so the line is written on close.
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (typeof (payload as { pipe?: unknown } | null)?.pipe === 'function') {
+  return {
+    streamed: (req, reply) => {
       reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) writeLine(req, reply);
       });
-    }
-    done(null, payload);
-  });
+    },
+  };
+}
+
+/** What the request log needs to hear of beyond its own hooks. */
+export interface RequestLog {
+  /**
+   * A response whose body is a stream (an archive download) is being sent: a client that closes
+   * its connection once it has the Content-Length bytes can close the response before the
+   * stream's end reaches it; the response then never finishes and Fastify runs no onResponse
+   * hook, so the line is written on close. Called by the app's one onSend hook (app.setup.ts):
+   * every onSend hook costs every response (three of them cost a third of a small route).
+   */
+  streamed(req: FastifyRequest, reply: FastifyReply): void;
 }
 
 /** What the request log needs of a request: its URL and, once routed, the route's template. */
@@ -199,14 +207,16 @@ export function redactedUrl(req: LoggedRequest): string {
   let path: string;
   if (req.template && redaction) {
     const params = (req.params ?? {}) as Record<string, unknown>;
-    path = req.template.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
-      const value = params[name];
-      return redaction.params.includes(name) ||
-        typeof value !== 'string' ||
-        !isPlain(value, req.routeWords)
-        ? '[redacted]'
-        : encodeURIComponent(value);
-    });
+    path = !req.template.includes(':')
+      ? req.template
+      : req.template.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
+          const value = params[name];
+          return redaction.params.includes(name) ||
+            typeof value !== 'string' ||
+            !isPlain(value, req.routeWords)
+            ? '[redacted]'
+            : encodeURIComponent(value);
+        });
   } else {
     path = rawPath
       .split('/')
@@ -240,13 +250,29 @@ function safeDecode(value: string): string {
   }
 }
 
+/**
+ * The route template of a routed request, read once per route: Fastify's `routeOptions` getter
+ * builds an object of a dozen fields on every access, which cost about a third of a small
+ * route's CPU time when read for every log line. A Parley route (one handler, one policy) has
+ * one template, so it is kept with the route's policy.
+ */
+const templates = new WeakMap<object, string | undefined>();
+
+function templateOf(req: FastifyRequest, policy: object): string | undefined {
+  if (templates.has(policy)) return templates.get(policy);
+  const template = req.routeOptions?.url;
+  templates.set(policy, template);
+  return template;
+}
+
 /** The logged form of a Fastify request (the request log line, the error log). */
 export function loggedUrlOf(req: FastifyRequest): string {
+  const policy = (req as ParleyRequest).routePolicy;
   return redactedUrl({
     url: req.originalUrl,
-    template: req.routeOptions?.url,
+    template: policy ? templateOf(req, policy) : undefined,
     params: req.params,
-    redaction: (req as ParleyRequest).routePolicy?.redaction,
+    redaction: policy?.redaction,
     // Decorations reach every encapsulated context; an instance set up elsewhere has none.
     routeWords:
       (req.server as unknown as Record<symbol, ReadonlySet<string> | undefined> | undefined)?.[

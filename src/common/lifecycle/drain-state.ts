@@ -1,10 +1,11 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import type { onSendHookHandler } from 'fastify';
 
 /**
  * Whether this instance is draining (SIGTERM/SIGINT received, DESIGN.md §2 "Shutdown"):
  * readiness then answers 503 so load balancers stop sending, and every response carries
- * `Connection: close` so keep-alive clients reconnect elsewhere. graceful-shutdown.ts drives it;
+ * `Connection: close` (the app's onSend hook, app.setup.ts: it runs as each response is about to
+ * be written, so requests already in flight are covered too) so keep-alive clients reconnect
+ * elsewhere. graceful-shutdown.ts drives it;
  * `app.close()` starts it too, so a connection whose request was in flight when the app began
  * closing is not left open (the server's close waits for every connection).
  */
@@ -24,14 +25,4 @@ export class DrainState implements OnModuleDestroy {
   onModuleDestroy(): void {
     this.start();
   }
-
-  /**
-   * Fastify `onSend` hook (it runs as each response is about to be written, so requests already
-   * in flight when draining starts are covered too): while draining, the response closes its
-   * connection.
-   */
-  readonly hook: onSendHookHandler = (_req, reply, payload, done) => {
-    if (this.since !== null) reply.header('Connection', 'close');
-    done(null, payload);
-  };
 }
