@@ -2,8 +2,8 @@
  * The framework floor, run by the bench as its own process on the same runtime as Parley: an
  * empty NestJS 11 app (no middleware, guards, pipes or interceptors, no logger), one controller
  * answering the same small object as bare-express.ts. `BARE_NEST_ADAPTER=fastify` runs it on the
- * Fastify adapter Parley uses (Parley's own floor); otherwise on the Express adapter, Nest's
- * default, with Nest's default JSON body parser on. The gap between a bare row and a Parley route
+ * Fastify adapter (the floor of Parley with HTTP_ADAPTER=fastify); otherwise on the Express
+ * adapter, Nest's default and Parley's, with Nest's default JSON body parser on. The gap between a bare row and a Parley route
  * is what Parley adds. `PORT` from the environment.
  */
 import 'reflect-metadata';

@@ -9,7 +9,7 @@
  *   npm run build && BENCH_DATABASE_URL=postgres://… node --expose-gc dist/bench/heap-after-gc.js > /tmp/out
  */
 import { mkdtempSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.setup';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     },
   });
   await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as { port: number };
+  const { port } = (app.getHttpServer() as Server).address() as { port: number };
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   const ctx = makeContext(`http://127.0.0.1:${port}`, databaseUrl, pool, CONNECTIONS);
   const hook = await newWebhook(ctx);

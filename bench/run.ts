@@ -6,8 +6,10 @@
  * unset (the production default: one log line per request, written to a log file), a temp
  * DATA_DIR, a free PORT, the bench database, a fixed SECRET_KEY and RATE_LIMITS=off — plus a
  * second Parley with RATE_LIMITS=on (memory storage, every bucket raised out of reach) for the
- * "rate limits on" rows, the bare Express route (dist/bench/bare-express.js) and an empty NestJS
- * app on Express and on Fastify (dist/bench/bare-nest.js: what Nest itself costs). This process is
+ * "rate limits on" rows, a Parley with HTTP_ADAPTER=fastify for the `[Fastify]` rows (the
+ * `[Express]` rows run on the default server), the bare Express route (dist/bench/bare-express.js)
+ * and an empty NestJS app on Express and on Fastify (dist/bench/bare-nest.js: each adapter's
+ * floor). Rows with a target (issue 20) end the table with "met" or "missed". This process is
  * only the load generator (autocannon, on its main thread) and the orchestrator.
  *
  *   BENCH_DURATION      seconds per measured run (default 10; each is preceded by a 2 s warm-up)
@@ -65,6 +67,7 @@ import {
   BenchRequest,
   BenchTarget,
   CeilingTarget,
+  Goal,
   HttpTarget,
   TARGETS,
   UNREACHABLE_LIMITS,
@@ -96,6 +99,8 @@ export interface Row {
   /** CPU of the load generator (this process) during the measured run, in % of one core. */
   clientCpu?: number;
   reference?: string;
+  /** The throughput target of the row, if it has one (see goalLines). */
+  goal?: Goal;
   note?: string;
 }
 
@@ -325,6 +330,7 @@ interface RuntimeServers {
   bareNest?: ServerProcess;
   bareNestFastify?: ServerProcess;
   parley?: ServerProcess;
+  parleyFastify?: ServerProcess;
   parleyRl?: ServerProcess;
   parleyNoBans?: ServerProcess;
   /** Why a server is missing. */
@@ -336,6 +342,7 @@ function serverFor(servers: RuntimeServers, kind: HttpTarget['server']): ServerP
   if (kind === 'bare-nest') return servers.bareNest;
   if (kind === 'bare-nest-fastify') return servers.bareNestFastify;
   if (kind === 'parley-no-ip-bans') return servers.parleyNoBans;
+  if (kind === 'parley-fastify') return servers.parleyFastify;
   return kind === 'parley' ? servers.parley : servers.parleyRl;
 }
 
@@ -436,6 +443,7 @@ async function measureHttp(
     serverCpu,
     clientCpu: cpuPercent((client.user + client.system) / 1e6),
     reference: target.reference,
+    goal: target.goal,
     note: notes.length ? notes.join('; ') : undefined,
   };
 }
@@ -617,6 +625,30 @@ function table(rows: Row[]): string {
     );
   }
   return lines.join('\n');
+}
+
+/** Each row with a target: its share of what the target is measured against, met or missed. */
+function goalLines(r: RuntimeReport): string[] {
+  const major = Number(/^v?(\d+)/.exec(r.runtime.version)?.[1]);
+  const rows = r.rows.filter((row) => row.goal && (major === 20 || major === 24));
+  if (!rows.length) return [];
+  const out = ['', `Targets (Node ${major}):`];
+  for (const row of rows) {
+    const goal = row.goal!;
+    const ofName = goal.of === 'bare' ? BASELINE : row.reference;
+    const of = r.rows.find((c) => c.name === ofName);
+    const want = goal.percent[major as 20 | 24];
+    if (!row.ok || !of?.ok || of.rps <= 0) {
+      out.push(`- ${row.name}: ≥ ${want} % of ${ofName} — not measured`);
+      continue;
+    }
+    const got = (100 * row.rps) / of.rps;
+    out.push(
+      `- ${row.name}: ${fmt(got, 1)} % of ${ofName} (target ≥ ${want} %): ` +
+        (got >= want ? '**met**' : '**missed**'),
+    );
+  }
+  return out;
 }
 
 function memoryLine(m: MemoryFigures): string {
@@ -842,7 +874,18 @@ async function main(): Promise<number> {
                 }),
             );
           }
-          servers.parley = await start('parley', `parley-${i}`, parleyOn(`parley-${i}`, {}));
+          servers.parley = await start(
+            'parley',
+            `parley-${i}`,
+            parleyOn(`parley-${i}`, { HTTP_ADAPTER: 'express' }),
+          );
+          if (selection.targets.some((t) => t.server === 'parley-fastify')) {
+            servers.parleyFastify = await start(
+              'parley-fastify',
+              `parley-fastify-${i}`,
+              parleyOn(`parley-fastify-${i}`, { HTTP_ADAPTER: 'fastify' }),
+            );
+          }
           if (selection.targets.some((t) => t.server === 'parley-rl')) {
             servers.parleyRl = await start(
               'parley-rl',
@@ -901,6 +944,7 @@ async function main(): Promise<number> {
             servers.bareNest,
             servers.bareNestFastify,
             servers.parley,
+            servers.parleyFastify,
             servers.parleyRl,
             servers.parleyNoBans,
           ])
@@ -940,7 +984,12 @@ async function main(): Promise<number> {
         ? ', and an empty NestJS app on that Express (`dist/bench/bare-nest.js`)'
         : '') +
       (reports.some((r) => r.rows.some((row) => row.server === 'bare-nest-fastify'))
-        ? ', and the same empty app on the Fastify adapter Parley runs on (`BARE_NEST_ADAPTER=fastify`, the framework floor).'
+        ? ', and the same empty app on the Fastify adapter (`BARE_NEST_ADAPTER=fastify`)'
+        : '') +
+      (reports.some((r) => r.rows.some((row) => row.server === 'parley-fastify'))
+        ? '. Rows marked [Express] run on the default server (HTTP_ADAPTER=express), [Fastify] on ' +
+          'one more with HTTP_ADAPTER=fastify; each is compared ("vs ref") with the empty Nest ' +
+          'app on its adapter (its floor).'
         : '.') +
       (process.env.BENCH_SERVER_ENV ? ` Extra server env: ${process.env.BENCH_SERVER_ENV}.` : ''),
   ];
@@ -970,6 +1019,7 @@ async function main(): Promise<number> {
         );
         for (const row of refs) lines.push(`- ${row.name} → ${row.reference}`);
       }
+      lines.push(...goalLines(r));
       const notes = r.rows.filter((row) => row.note);
       if (notes.length) lines.push('', ...notes.map((row) => `- ${row.name}: ${row.note}`));
     }
@@ -1053,6 +1103,7 @@ async function runTarget(
       setup,
       group: _g,
       reference: _r,
+      goal: _goal,
       ...request
     } = target;
     let fields: Partial<BenchRequest> = {};

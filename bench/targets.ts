@@ -70,10 +70,26 @@ export interface HttpTarget extends TargetCommon, BenchRequest {
    * Which server answers: the bare Express baseline, Parley with rate limits off, or Parley with
    * rate limits on (memory storage, every bucket raised so that nothing is refused).
    */
-  server: 'bare' | 'bare-nest' | 'bare-nest-fastify' | 'parley' | 'parley-rl' | 'parley-no-ip-bans';
+  server:
+    | 'bare'
+    | 'bare-nest'
+    | 'bare-nest-fastify'
+    | 'parley'
+    | 'parley-fastify'
+    | 'parley-rl'
+    | 'parley-no-ip-bans';
   /** Status every response must have (default 200). */
   expectStatus?: number;
   setup?: (ctx: BenchContext) => Promise<Partial<BenchRequest>>;
+  /** The throughput this row must reach (issue 20's targets), reported as met or missed. */
+  goal?: Goal;
+}
+
+/** A throughput target: at least `percent` of the reference row (`ref`) or of bare Express. */
+export interface Goal {
+  of: 'ref' | 'bare';
+  /** Per Node major version. */
+  percent: Record<20 | 24, number>;
 }
 
 /**
@@ -92,9 +108,9 @@ export type BenchTarget = HttpTarget | CeilingTarget;
 
 /** The baseline row: every other row is reported as a percentage of it. */
 export const BASELINE = 'bare Express 5 JSON route';
-/** An empty NestJS app on the same Express: the framework's own floor, below any Parley route. */
+/** An empty NestJS app on Express: the floor of Parley on Express (the default adapter). */
 export const BARE_NEST = 'bare NestJS 11 JSON route (Express adapter, empty app)';
-/** The same empty app on the Fastify adapter, the one Parley runs on: Parley's own floor. */
+/** The same empty app on the Fastify adapter: the floor of Parley with HTTP_ADAPTER=fastify. */
 export const BARE_NEST_FASTIFY = 'bare NestJS 11 JSON route (Fastify adapter, empty app)';
 
 /**
@@ -107,6 +123,8 @@ export const UNREACHABLE_LIMITS = Object.keys(DEFAULT_BUCKETS)
 
 const DISCOVERY = 'GET /v1/.well-known/service';
 const ME = 'GET /v1/users/@me (1 session)';
+const ME_1000 = 'GET /v1/users/@me (1,000 sessions round-robin)';
+const INTROSPECT = 'POST /v1/oauth2/introspect (Basic)';
 const CHATCOMPAT = 'POST /v1/webhooks/:id/:token/chatcompat';
 const ARGON2 = 'argon2id verify, raw (app hash)';
 const INSERT_CHAT = 'INSERT message, raw pg.Pool (chatcompat row)';
@@ -118,6 +136,26 @@ export const SESSIONS = 1000;
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
+/** The name of a row measured on both adapters, for its Express (default) variant. */
+const onExpress = (name: string) => `${name} [Express]`;
+
+/**
+ * A Parley row measured on each adapter: `[Express]` on the default server and `[Fastify]` on
+ * one with HTTP_ADAPTER=fastify, each compared ("vs ref") with the empty Nest app on its adapter.
+ */
+function onBothAdapters(row: Omit<HttpTarget, 'server' | 'reference'>): HttpTarget[] {
+  return [
+    { ...row, name: onExpress(row.name), server: 'parley', reference: BARE_NEST },
+    {
+      ...row,
+      name: `${row.name} [Fastify]`,
+      group: `${row.group ?? ''} fastify`.trim(),
+      server: 'parley-fastify',
+      reference: BARE_NEST_FASTIFY,
+    },
+  ];
+}
+
 export const TARGETS: BenchTarget[] = [
   { name: BASELINE, server: 'bare', method: 'GET', path: '/ping' },
   { name: BARE_NEST, group: 'discovery', server: 'bare-nest', method: 'GET', path: '/ping' },
@@ -128,41 +166,39 @@ export const TARGETS: BenchTarget[] = [
     method: 'GET',
     path: '/ping',
   },
-  {
+  ...onBothAdapters({
     name: DISCOVERY,
     group: 'discovery',
-    reference: BARE_NEST_FASTIFY,
-    server: 'parley',
     method: 'GET',
     path: '/v1/.well-known/service',
-  },
+    goal: { of: 'ref', percent: { 20: 60, 24: 60 } },
+  }),
   {
     name: `${DISCOVERY}, rate limits on`,
     group: 'discovery ratelimit',
-    reference: DISCOVERY,
+    reference: onExpress(DISCOVERY),
     server: 'parley-rl',
     method: 'GET',
     path: '/v1/.well-known/service',
   },
 
   // Authenticated reads: one hot session, then 1,000 sessions of 1,000 users in turn.
-  {
+  ...onBothAdapters({
     name: ME,
-    reference: BARE_NEST_FASTIFY,
     group: 'accounts',
-    server: 'parley',
     method: 'GET',
     path: '/v1/users/@me',
+    goal: { of: 'ref', percent: { 20: 50, 24: 50 } },
     setup: async (ctx) => {
       // The IP ban check (on in every Parley row) looks at a non-empty ban list.
       await seedIpBans(ctx);
       return { headers: { authorization: (await newUser(ctx)).token } };
     },
-  },
+  }),
   {
     name: `${ME}, IP ban check off`,
     group: 'accounts bans',
-    reference: ME,
+    reference: onExpress(ME),
     server: 'parley-no-ip-bans',
     method: 'GET',
     path: '/v1/users/@me',
@@ -174,30 +210,29 @@ export const TARGETS: BenchTarget[] = [
   {
     name: 'GET /v1/admin/api-keys (admin key)',
     group: 'admin',
-    reference: BARE_NEST_FASTIFY,
+    reference: BARE_NEST,
     server: 'parley',
     method: 'GET',
     path: '/v1/admin/api-keys',
     setup: async (ctx) => ({ headers: { authorization: `Admin ${(await newAdminKey(ctx)).key}` } }),
   },
-  {
-    name: `GET /v1/users/@me (${SESSIONS.toLocaleString('en-US')} sessions round-robin)`,
+  ...onBothAdapters({
+    name: ME_1000,
     group: 'accounts',
-    reference: ME,
-    server: 'parley',
     method: 'GET',
     path: '/v1/users/@me',
+    goal: { of: 'ref', percent: { 20: 50, 24: 50 } },
     setup: async (ctx) => ({
       rotate: {
         header: 'authorization',
         values: (await newUsers(ctx, SESSIONS)).map((u) => u.token),
       },
     }),
-  },
+  }),
   {
     name: `${ME}, rate limits on`,
     group: 'accounts ratelimit',
-    reference: ME,
+    reference: onExpress(ME),
     server: 'parley-rl',
     method: 'GET',
     path: '/v1/users/@me',
@@ -205,10 +240,9 @@ export const TARGETS: BenchTarget[] = [
   },
 
   // OAuth2: the resource-server hot paths of an integrator.
-  {
-    name: 'POST /v1/oauth2/introspect (Basic)',
+  ...onBothAdapters({
+    name: INTROSPECT,
     group: 'oauth2',
-    server: 'parley',
     method: 'POST',
     path: '/v1/oauth2/introspect',
     setup: async (ctx) => {
@@ -218,7 +252,7 @@ export const TARGETS: BenchTarget[] = [
         body: { token: client.accessToken },
       };
     },
-  },
+  }),
   {
     name: 'GET /v1/oauth2/@me (bearer)',
     group: 'oauth2',
@@ -237,22 +271,21 @@ export const TARGETS: BenchTarget[] = [
     server: 'ceiling',
     setup: (ctx) => insertWork(ctx, chatCompatDraft()),
   },
-  {
+  ...onBothAdapters({
     name: CHATCOMPAT,
     group: 'webhooks',
-    reference: INSERT_CHAT,
-    server: 'parley',
     method: 'POST',
     path: '(set by setup)',
+    goal: { of: 'bare', percent: { 20: 40, 24: 25 } },
     setup: async (ctx) => {
       const hook = await newWebhook(ctx);
       return { path: `/v1/webhooks/${hook.id}/${hook.token}/chatcompat`, body: CHATCOMPAT_BODY };
     },
-  },
+  }),
   {
     name: `${CHATCOMPAT}, rate limits on`,
     group: 'webhooks ratelimit',
-    reference: CHATCOMPAT,
+    reference: onExpress(CHATCOMPAT),
     server: 'parley-rl',
     method: 'POST',
     path: '(set by setup)',

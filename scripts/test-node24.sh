@@ -157,8 +157,12 @@ say "npm test on Node $v (TEST_DATABASE_URL=${TEST_DATABASE_URL:-<embedded>}, TE
 # again and would only pile up in the shared temp folder.
 # `timeout` signals the whole process group (npm, Jest and its workers).
 rc=0
+# PARLEY_NODE24_SERIAL=0: without the serial project (`posttest`), e.g. while other tests share
+# the machine (CI runs it on Node 20, alone).
+npm_flags=()
+if [[ "${PARLEY_NODE24_SERIAL:-1}" == 0 ]]; then npm_flags+=(--ignore-scripts); fi
 timeout --kill-after=20 "${PARLEY_NODE24_TEST_TIMEOUT:-480}" \
-  npm test -- --cacheDirectory "$WORK/.jest-cache" "$@" </dev/null &
+  npm test "${npm_flags[@]}" -- --cacheDirectory "$WORK/.jest-cache" "$@" </dev/null &
 test_pid=$!
 wait "$test_pid" || rc=$?
 test_pid=""

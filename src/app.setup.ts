@@ -1,34 +1,18 @@
 import { DynamicModule, INestApplication, Type, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
 import type { DestinationStream, Logger as Pino } from 'pino';
 import { AppModule } from './app.module';
-import {
-  createRootLogger,
-  PinoNestLogger,
-  registerRequestLogging,
-  requestIdOf,
-} from './common/http/logging';
+import { createRootLogger, PinoNestLogger } from './common/http/logging';
+import type { HttpPlatform } from './common/http/platform/http-platform';
+import { loadHttpPlatform } from './common/http/platform/load-platform';
 import { validationExceptionFactory } from './common/errors/validation';
-import { sendError, toApiError } from './common/errors/all-exceptions.filter';
-import { ApiError } from './common/errors/api-error';
-import { ErrorCode } from './common/errors/error-code';
 import { ErrorResponse, OAuthErrorResponse, RateLimitResponse } from './common/http/error.response';
 import { finishOpenApiDocument } from './common/openapi/finish-document';
 import { DrainState } from './common/lifecycle/drain-state';
 import { AppConfig } from './config/app.config';
 import { IpBanGate } from './modules/bans/ip-ban-gate';
 import type { DatabaseModuleOptions } from './database/database.module';
-
-/** Root-level aliases of /v1 routes (the discovery documents live at the host's root too). */
-const ROOT_ALIASES = new Set([
-  '/.well-known/service',
-  '/.well-known/oauth-authorization-server',
-  '/.well-known/openid-configuration',
-]);
 
 export interface CreateAppOptions {
   /** Overrides merged over process.env (tests use this instead of mutating the environment). */
@@ -40,84 +24,45 @@ export interface CreateAppOptions {
   logDestination?: DestinationStream;
 }
 
-/** The Nest application as Parley runs it: on Fastify (ARCHITECTURE.md, "Request pipeline"). */
-export type ParleyApp = NestFastifyApplication;
+/** The Nest application as Parley runs it, on either HTTP adapter (`HTTP_ADAPTER`). */
+export type ParleyApp = INestApplication;
 
+/**
+ * The application, configured and not yet initialised: `await app.init()` (then drive
+ * `app.getHttpServer()`, e.g. with supertest) or `await app.listen(port)`. The same on Express and
+ * Fastify (common/http/platform).
+ */
 export async function createApp(options: CreateAppOptions = {}): Promise<ParleyApp> {
   const config = AppConfig.fromEnv({ ...process.env, ...options.env });
   const log = createRootLogger(config, options.logDestination);
+  const platform = await loadHttpPlatform(config.httpAdapter);
   const app = await NestFactory.create<ParleyApp>(
-    AppModule.forRoot(config, options.database, options.imports),
-    createHttpAdapter(config),
+    AppModule.forRoot(
+      config,
+      options.database ?? { runMigrations: true },
+      options.imports ?? [],
+      platform,
+    ),
+    platform.createAdapter(config),
     {
       bodyParser: false,
       logger: new PinoNestLogger(log),
       abortOnError: false,
     },
   );
-  configureApp(app, config, log);
+  configureApp(app, platform, config, log);
   return app;
 }
 
-/** `TRUST_PROXY` as Express spelled it: on/true, a hop count, or addresses/subnets/names. */
-function trustProxyOf(value: string | false): boolean | number | string {
-  if (!value) return false;
-  if (value === 'on' || value === 'true') return true;
-  return /^\d+$/.test(value) ? Number(value) : value;
-}
-
-/** The root-level aliases of discovery documents are answered by the /v1 routes. */
-function rewriteRootAliases(req: IncomingMessage): string {
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  return ROOT_ALIASES.has(q < 0 ? url : url.slice(0, q)) ? `/v1${url}` : url;
-}
-
-function createHttpAdapter(config: AppConfig): FastifyAdapter {
-  return new FastifyAdapter({
-    logger: false,
-    trustProxy: trustProxyOf(config.trustProxy),
-    genReqId: requestIdOf,
-    rewriteUrl: rewriteRootAliases,
-    // Draining is GracefulShutdown's job: Fastify must neither answer 503 itself while closing
-    // nor cut the connections of requests still in flight when the app closes.
-    return503OnClosing: false,
-    forceCloseConnections: false,
-    // What the router refuses (a malformed percent-escape in the path) gets the envelope too.
-    frameworkErrors: (error: FastifyError, _req: FastifyRequest, reply: FastifyReply) =>
-      sendError(reply, toApiError(error) ?? new ApiError(ErrorCode.BadRequest)),
-    routerOptions: {
-      // Express matched `/path/` like `/path`. A parameter is as long as the request line lets
-      // it be (Node caps the head at 16 KiB): the route answers, not the router.
-      ignoreTrailingSlash: true,
-      maxParamLength: 16_384,
-    },
+/** Everything main.ts and the tests share: the platform's hooks, prefix, pipes, Swagger. */
+function configureApp(app: ParleyApp, platform: HttpPlatform, config: AppConfig, log: Pino): void {
+  if (!config.ipBans)
+    log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
+  platform.install(app, {
+    log,
+    drain: app.get(DrainState),
+    addressGate: config.ipBans ? app.get(IpBanGate) : null,
   });
-}
-
-/** Everything main.ts and the tests share: hooks, parsers, prefix, pipes, Swagger. */
-export function configureApp(app: ParleyApp, config: AppConfig, log: Pino): void {
-  const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
-  const requestLog = registerRequestLogging(fastify, log);
-  const drain = app.get(DrainState);
-  // The one onSend hook (each costs every response: bench/RESULTS.md, 2026-11-25):
-  fastify.addHook('onSend', (req, reply, payload, done) => {
-    // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts);
-    // a request answered before its body was read (a refused credential, a rate limit) closes its
-    // connection too: draining a body nobody wants would cost as much as reading it.
-    if (drain.draining || !req.raw.complete) reply.header('Connection', 'close');
-    if (typeof (payload as { pipe?: unknown } | null)?.pipe === 'function') {
-      requestLog.streamed(req, reply);
-    }
-    done(null, payload);
-  });
-  // Banned clients are refused here, before any body parser or guard runs (ip-ban-gate.ts).
-  if (config.ipBans) fastify.addHook('onRequest', app.get(IpBanGate).hook);
-  else log.warn('IP_BANS=off: banned IP addresses are NOT refused (load benchmarks only)');
-  // Bodies are read by the BodyReader, the last global guard (body-reader.ts):
-  // Fastify's own parsers are replaced by one that takes every content type and reads nothing.
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   app.setGlobalPrefix('v1', { exclude: ['docs', 'docs/(.*)'] });
   app.useGlobalPipes(
     new ValidationPipe({

@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppModule } from './app.module';
+import { loadHttpPlatform } from './common/http/platform/load-platform';
 import { buildOpenApiDocument, createApp } from './app.setup';
 import { AppConfig } from './config/app.config';
 import { pendingSchemaChanges, runMigrationsLocked } from './database/migrate';
@@ -26,7 +27,12 @@ const ROOT = resolve(__dirname, '..', '..');
 async function withDataSource<T>(fn: (ds: DataSource) => Promise<T>): Promise<T> {
   const config = AppConfig.fromEnv(process.env);
   const ctx = await NestFactory.createApplicationContext(
-    AppModule.forRoot(config, { runMigrations: false }),
+    AppModule.forRoot(
+      config,
+      { runMigrations: false },
+      [],
+      await loadHttpPlatform(config.httpAdapter),
+    ),
     {
       logger: ['error', 'warn'],
     },

@@ -1,6 +1,7 @@
 import './compile-cache';
 import { Logger } from '@nestjs/common';
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
 import pino from 'pino';
 import { createRootLogger } from './common/http/logging';
 import { DrainState } from './common/lifecycle/drain-state';
@@ -33,13 +34,15 @@ async function bootstrap(): Promise<void> {
   if (!config.database.url) await prestartEmbedded(config);
   const { createApp } = await import('./app.setup');
   const app = await createApp();
-  const server = await app.listen(config.port, '0.0.0.0');
+  await app.listen(config.port, '0.0.0.0');
+  const server = app.getHttpServer() as Server;
   // Keep-alive longer than typical load-balancer idle timeouts.
   server.keepAliveTimeout = 65_000;
   stopEarlyExit();
   new GracefulShutdown(app, server, app.get(DrainState), config.shutdown).listen();
   new Logger('Parley').log(
-    `listening on ${config.publicUrl} (Swagger UI: ${config.publicUrl}/docs)`,
+    `listening on ${config.publicUrl} (Swagger UI: ${config.publicUrl}/docs; HTTP adapter: ` +
+      `${app.getHttpAdapter().getType()})`,
   );
 }
 

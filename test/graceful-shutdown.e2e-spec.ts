@@ -162,16 +162,22 @@ describe('production process: graceful shutdown and start-up', () => {
       // are refused (the app's log lines are buffered until exit, so this is watched from outside)…
       const served: number[] = [];
       let refused: unknown = null;
+      // A probe whose handshake completes as the listener closes sits in the kernel's accept
+      // queue, which is reset rather than refused: that one probe may see ECONNRESET (a load
+      // balancer has stopped sending by then). The next one is refused.
+      const resetAtClose: unknown[] = [];
       const closeWatch = Date.now();
       while (!refused && Date.now() - closeWatch < 10_000) {
         try {
           served.push((await send({ port, path: '/v1/health/live', timeoutMs: 2_000 })).status);
           await new Promise((r) => setTimeout(r, 50));
         } catch (err) {
-          refused = err;
+          if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') resetAtClose.push(err);
+          else refused = err;
         }
       }
       expect(refused).toMatchObject({ code: 'ECONNREFUSED' });
+      expect(resetAtClose.length).toBeLessThanOrEqual(1);
       expect(served.length).toBeGreaterThan(0);
       expect(served.every((s) => s === 200)).toBe(true);
       expect(proc.alive).toBe(true);

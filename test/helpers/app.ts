@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createApp, type CreateAppOptions } from '../../src/app.setup';
+import { testHttpAdapter } from './adapter';
+import { testBlobDir } from './blob-dir';
 
 export const TEST_SECRET_KEY = 'a'.repeat(64);
 
@@ -51,7 +53,7 @@ function nextWorkerId(): string {
   return String(1 + (((jestWorker - 1) * perProcess + (appsStarted % perProcess)) % 1023));
 }
 
-/** The real app (same createApp/configureApp as production) on the test database. */
+/** The real app (same createApp as production) on the test database. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<ParleyApp> {
   const url = process.env.PARLEY_TEST_DATABASE_URL;
   if (!url) throw new Error('PARLEY_TEST_DATABASE_URL is not set: run the e2e suites through jest');
@@ -61,6 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Parle
       DATABASE_URL: url,
       DATABASE_POOL_SIZE: '4',
       DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-test-')),
+      BLOB_DIR: testBlobDir(url),
       SECRET_KEY: TEST_SECRET_KEY,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       PUBLIC_URL: 'http://parley.test',
@@ -71,6 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Parle
       RATE_LIMIT_OVERRIDES: RELAXED_LIMITS,
       TRUST_PROXY: undefined,
       WORKER_ID: nextWorkerId(),
+      HTTP_ADAPTER: testHttpAdapter(),
       ...options.env,
     },
     database: { runMigrations: false },
@@ -78,8 +82,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Parle
     logDestination: options.logDestination,
   });
   await app.init();
-  // Fastify registers its routes on `ready`; supertest then drives its Node server directly.
-  await app.getHttpAdapter().getInstance().ready();
   return app;
 }
 

@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testHttpAdapter } from './adapter';
 import { send } from './http-client';
 
 const ROOT = join(__dirname, '..', '..');
@@ -97,6 +98,7 @@ export class ServerProcess {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
         PORT: String(port),
+        HTTP_ADAPTER: testHttpAdapter(),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

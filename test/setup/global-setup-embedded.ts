@@ -1,4 +1,6 @@
 import { createEmbeddedTestDatabase } from './database';
+import { rm } from 'node:fs/promises';
+import { testBlobDir } from '../helpers/blob-dir';
 import { track } from './global-teardown';
 
 /** The embedded smoke suite always runs on the embedded PostgreSQL, whatever TEST_DATABASE_URL says. */
@@ -7,4 +9,6 @@ export default async function globalSetup(): Promise<void> {
   process.env.PARLEY_TEST_DATABASE_URL = db.url;
   process.env.PARLEY_TEST_DATABASE_KIND = db.kind;
   track(db.drop);
+  const blobs = testBlobDir(db.url);
+  track(() => rm(blobs, { recursive: true, force: true }));
 }

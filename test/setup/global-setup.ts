@@ -1,5 +1,7 @@
 import { createEmbeddedTestDatabase, createPostgresTestDatabase } from './database';
 import { startTestRedis } from './redis';
+import { rm } from 'node:fs/promises';
+import { testBlobDir } from '../helpers/blob-dir';
 import { track } from './global-teardown';
 
 /**
@@ -15,6 +17,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.PARLEY_TEST_DATABASE_URL = db.url;
   process.env.PARLEY_TEST_DATABASE_KIND = db.kind;
   track(db.drop);
+  const blobs = testBlobDir(db.url);
+  track(() => rm(blobs, { recursive: true, force: true }));
   if (redis) {
     process.env.TEST_REDIS_URL = redis.url;
     track(redis.stop);

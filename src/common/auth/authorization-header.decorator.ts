@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../http/http-types';
 
 /**
  * The raw `Authorization` header, for the OAuth2 client endpoints that read client credentials
@@ -9,5 +9,5 @@ import type { FastifyRequest } from 'fastify';
  */
 export const AuthorizationHeader = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): string | undefined =>
-    ctx.switchToHttp().getRequest<FastifyRequest>().headers.authorization,
+    ctx.switchToHttp().getRequest<HttpRequest>().headers.authorization,
 );

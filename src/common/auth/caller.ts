@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../http/http-types';
 import type { RoutePolicy } from '../http/route-policies';
 import type { ResolvedRouteCredential } from './route-credential';
 
@@ -41,7 +41,7 @@ export type Caller = SessionCaller | BearerCaller | BotCaller | AdminCaller;
 export type CallerKind = Caller['kind'];
 
 /** The request as Parley's guards and handlers see it. `caller` is undefined for anonymous requests. */
-export interface ParleyRequest extends FastifyRequest {
+export interface ParleyRequest extends HttpRequest {
   caller?: Caller;
   /** The matched route's policy, set by the caller guard (absent before it ran). */
   routePolicy?: RoutePolicy;

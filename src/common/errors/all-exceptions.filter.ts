@@ -1,11 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { QueryFailedError } from 'typeorm';
 import { ApiError } from './api-error';
 import { ERROR_TABLE, ErrorCode } from './error-code';
 import { OAuthError } from './oauth-error';
 import { databaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
-import { loggedUrlOf } from '../http/logging';
+import type { HttpRequest } from '../http/http-types';
+import { HttpPlatform } from '../http/platform/http-platform';
 import { DatabaseOutageTracker } from '../lifecycle/database-outage.tracker';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -85,20 +86,35 @@ export function toApiError(exception: unknown): ApiError | OAuthError | null {
   return null;
 }
 
-export function sendError(res: FastifyReply, error: ApiError | OAuthError): void {
-  if (res.sent || res.raw.headersSent) return;
+/** An error as it goes on the wire: status, headers and envelope (HttpPlatform.sendError). */
+export interface ErrorReply {
+  status: number;
+  headers: Record<string, string>;
+  body: object;
+}
+
+/**
+ * The reply of an error: ARCHITECTURE.md §5's envelope, or RFC 6749's `{error,
+ * error_description}` with `Cache-Control: no-store` for an OAuthError. `requestHeaders` decide
+ * whether a Basic challenge goes with an `invalid_client` (challengeWanted).
+ */
+export function errorReplyOf(
+  error: ApiError | OAuthError,
+  requestHeaders: IncomingHttpHeaders | undefined,
+): ErrorReply {
   if (error instanceof OAuthError) {
-    res.header('Cache-Control', 'no-store');
-    res.header('Pragma', 'no-cache');
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
     for (const [k, v] of Object.entries(error.headers)) {
-      if (k === 'WWW-Authenticate' && !challengeWanted(res.request)) continue;
-      res.header(k, v);
+      if (k === 'WWW-Authenticate' && !challengeWanted(requestHeaders)) continue;
+      headers[k] = v;
     }
-    res.status(error.status).send({ error: error.error, error_description: error.description });
-    return;
+    return {
+      status: error.status,
+      headers,
+      body: { error: error.error, error_description: error.description },
+    };
   }
-  for (const [k, v] of Object.entries(error.headers)) res.header(k, v);
-  res.status(error.status).send(error.toBody());
+  return { status: error.status, headers: error.headers, body: error.toBody() };
 }
 
 /**
@@ -108,9 +124,9 @@ export function sendError(res: FastifyReply, error: ApiError | OAuthError): void
  * script (Swagger UI's "Execute" then never shows it), so a script's request (`Sec-Fetch-Mode`
  * other than `navigate`) that sent no Authorization header gets the 401 without the challenge.
  */
-function challengeWanted(req: FastifyRequest | undefined): boolean {
-  if (!req || req.headers.authorization !== undefined) return true;
-  const mode = req.headers['sec-fetch-mode'];
+function challengeWanted(headers: IncomingHttpHeaders | undefined): boolean {
+  if (!headers || headers.authorization !== undefined) return true;
+  const mode = headers['sec-fetch-mode'];
   return mode === undefined || mode === 'navigate';
 }
 
@@ -139,16 +155,19 @@ function describeForLog(exception: unknown): Record<string, unknown> {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
 
-  constructor(private readonly outage: DatabaseOutageTracker) {}
+  constructor(
+    private readonly outage: DatabaseOutageTracker,
+    private readonly platform: HttpPlatform,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<FastifyRequest | undefined>();
-    const res = ctx.getResponse<FastifyReply>();
+    const req = ctx.getRequest<HttpRequest | undefined>();
+    const res = ctx.getResponse<unknown>();
     const known = toApiError(exception);
     if (known) {
       if (isDatabaseUnavailable(exception)) this.outage.failed(exception);
-      sendError(res, known);
+      this.platform.sendError(req, res, known);
       return;
     }
     this.logger.error(
@@ -156,10 +175,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
         err: describeForLog(exception),
         reqId: req?.id,
         method: req?.method,
-        url: req ? loggedUrlOf(req) : '',
+        url: req ? this.platform.loggedUrlOf(req) : '',
       },
       'Unhandled error',
     );
-    sendError(res, new ApiError(ErrorCode.InternalServerError));
+    this.platform.sendError(req, res, new ApiError(ErrorCode.InternalServerError));
   }
 }

@@ -62,7 +62,7 @@ export function nodeRequestOf(req: object): IncomingMessage & { body?: unknown }
  * Reads the request body for the handler: the last global guard, after the caller guard, the
  * rate limiter and the access guard, so a request whose credential is wrong, whose caller is
  * rate limited or whose path names no webhook is answered before a byte of its body is read — it
- * costs no parsing, and its connection is closed rather than drained (app.setup.ts). A guard and
+ * costs no parsing, and its connection is closed rather than drained (common/http/platform). A guard and
  * not an interceptor: Nest's interceptor chain (rxjs, an async resource per request) cost more
  * than half of a small route's throughput (bench/RESULTS.md, 2026-11-25, "security work"). What is read and how
  * comes from the route's `BodyPolicy` (route-policy.ts), with the limits of ARCHITECTURE.md §5:
@@ -84,6 +84,8 @@ export class BodyReader implements CanActivate, OnModuleInit {
     foreign: Record<BodyPolicy['size'], Middleware>;
   };
 
+  private limits!: Record<BodyPolicy['size'], number>;
+
   constructor(private readonly config: AppConfig) {}
 
   onModuleInit(): void {
@@ -91,6 +93,7 @@ export class BodyReader implements CanActivate, OnModuleInit {
       default: this.config.limits.jsonBodyBytes,
       large: this.config.limits.repohostBodyBytes,
     };
+    this.limits = limits;
     const verify = jsonBodyVerifier({ maxDepth: MAX_JSON_DEPTH, maxItems: MAX_DTO_JSON_ITEMS });
     const dto = (limit: number) =>
       chain(
@@ -131,7 +134,20 @@ export class BodyReader implements CanActivate, OnModuleInit {
     return true;
   }
 
+  /** A foreign body of a declared length (readDeclaredBody), where body-parser would put it. */
+  private async readDeclared(
+    raw: IncomingMessage & { body?: unknown },
+    length: number,
+    policy: BodyPolicy,
+  ): Promise<void> {
+    raw.body = await readDeclaredBody(raw, length, this.limits[policy.size]);
+  }
+
   private parse(raw: IncomingMessage, policy: BodyPolicy): Promise<void> {
+    if (policy.kind === 'foreign' && foreignMediaType(raw) !== null) {
+      const length = declaredIdentityLength(raw);
+      if (length !== null) return this.readDeclared(raw, length, policy);
+    }
     return new Promise((resolve, reject) => {
       this.parsers[policy.kind][policy.size](raw, null as never, (err?: unknown) => {
         if (!err) return resolve();
@@ -145,6 +161,59 @@ export class BodyReader implements CanActivate, OnModuleInit {
       });
     });
   }
+}
+
+/**
+ * A foreign body of a declared length, not encoded (what webhook senders send): read into one
+ * buffer of that length as it arrives. body-parser would keep the chunks and copy them into a new
+ * buffer at the end — for a 25 MiB delivery one synchronous copy into fresh memory, which took
+ * ~100 ms of the event loop on a virtual machine (a page fault per 4 KiB), the stall the
+ * body-stall serial test measures. Here each chunk is copied as it arrives, so that cost is spread
+ * over the reads; the buffer is then handed to a worker thread without a copy (delivery-parser.ts).
+ * Errors as body-parser's: over the limit 413, a length that does not match 400.
+ */
+function readDeclaredBody(raw: IncomingMessage, length: number, limit: number): Promise<Buffer> {
+  if (length > limit) return Promise.reject(new ApiError(ErrorCode.PayloadTooLarge));
+  return new Promise((resolve, reject) => {
+    // Pages are only touched as the bytes are written.
+    const body = Buffer.allocUnsafeSlow(length);
+    let received = 0;
+    const fail = (code: ErrorCode) => {
+      cleanup();
+      // What is left of the body is not read: the answer closes the connection (lingering-close.ts).
+      raw.pause();
+      reject(new ApiError(code));
+    };
+    const onData = (chunk: Buffer) => {
+      if (received + chunk.length > length) return fail(ErrorCode.BadRequest);
+      chunk.copy(body, received);
+      received += chunk.length;
+    };
+    const onEnd = () => {
+      cleanup();
+      if (received !== length) reject(new ApiError(ErrorCode.BadRequest));
+      else resolve(body);
+    };
+    const onAborted = () => fail(ErrorCode.BadRequest);
+    const cleanup = () => {
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('aborted', onAborted);
+      raw.off('error', onAborted);
+    };
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('aborted', onAborted);
+    raw.on('error', onAborted);
+  });
+}
+
+/** The Content-Length of a body sent without Content-Encoding (or `identity`); else null. */
+function declaredIdentityLength(raw: IncomingMessage): number | null {
+  const encoding = (raw.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const length = raw.headers['content-length'];
+  if (encoding !== 'identity' || length === undefined || !/^\d{1,15}$/.test(length)) return null;
+  return Number(length);
 }
 
 /** `json` or `form` for the media types a foreign route reads; null for any other. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ParleyRequest } from '../auth/caller';
+import type { HttpRequest } from './http-types';
 import { ALWAYS_REDACTED_QUERY, type LogRedaction } from './route-policy';
 import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
@@ -89,97 +89,74 @@ export class PinoNestLogger implements LoggerService {
 
 /**
  * The request id: `X-Request-Id` when the client (or a proxy) sent a sane one, else a new UUID.
- * Fastify's `genReqId`, so it is `request.id` everywhere.
+ * Each platform makes it `request.id`.
  */
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** Writes the request log line of one request (see requestLineWriter). */
+export type RequestLineWriter = (
+  req: { readonly id: string; readonly method: string },
+  url: string,
+  status: number,
+  ms: number,
+) => void;
+
+/** Whether a request gets a log line: not on `@NotLogged` routes (the health probes). */
+export const isLogged = (req: object): boolean =>
+  (req as ParleyRequest).routePolicy?.logged !== false;
+
 /**
- * One log line per request, written when the response has been sent: request id (echoed back
- * as `X-Request-Id`), method, URL with its secrets redacted, status, time. The line is the JSON a
- * `log.info(fields, 'request')` would write (same fields, same order as pino's own lines:
- * level, time, pid, then the fields, then msg), built here as one string and handed to the
- * logger's own destination: it is the only line every request writes, and pino's generic
- * serializer cost about a third of a small route's CPU time (bench/RESULTS.md, 2026-11-25).
- * Only the URL can hold characters that need escaping; the request id is a checked token or a
- * UUID, the method a token Node's parser accepted. Health probes are not logged.
+ * One log line per request, written by the HTTP platform (common/http/platform) when the response
+ * has been sent: request id (echoed back as `X-Request-Id`), method, URL with its secrets redacted
+ * (`redactedUrl`), status, time. The line is the JSON a `log.info(fields, 'request')` would write
+ * (same fields, same order as pino's own lines: level, time, pid, then the fields, then msg),
+ * built here as one string and handed to the logger's own destination: it is the only line every
+ * request writes, and pino's generic serializer cost about a third of a small route's CPU time
+ * (bench/RESULTS.md, 2026-11-25). Only the URL can hold characters that need escaping; the
+ * request id is a checked token or a UUID, the method a token Node's parser accepted. Null when
+ * the level leaves request lines out.
  */
-export function registerRequestLogging(app: FastifyInstance, log: Pino): RequestLog {
-  collectRouteWords(app);
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header('X-Request-Id', req.id);
-    done();
-  });
-  if (!log.isLevelEnabled('info')) return { streamed: () => undefined };
+export function requestLineWriter(log: Pino): RequestLineWriter | null {
+  if (!log.isLevelEnabled('info')) return null;
   const destination = (log as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
   const pid = `,"pid":${process.pid},"reqId":"`;
-  const writeLine = (req: FastifyRequest, reply: FastifyReply): void => {
-    if (req.url.startsWith('/v1/health/')) return;
-    const status = reply.statusCode;
+  return (req, url, status, ms) => {
     // 503 is an expected answer (draining, database outage — logged once by its tracker).
     const level = status >= 500 && status !== 503 ? 50 : 30;
     destination.write(
       `{"level":${level},"time":${Date.now()}${pid}${req.id}","method":"${req.method}",` +
-        `"url":${JSON.stringify(loggedUrlOf(req))},"status":${status},` +
-        `"ms":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request"}\n`,
+        `"url":${JSON.stringify(url)},"status":${status},` +
+        `"ms":${Math.round(ms * 10) / 10},"msg":"request"}\n`,
     );
   };
-  app.addHook('onResponse', (req, reply, done) => {
-    writeLine(req, reply);
-    done();
-  });
-  return {
-    streamed: (req, reply) => {
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) writeLine(req, reply);
-      });
-    },
-  };
-}
-
-/** What the request log needs to hear of beyond its own hooks. */
-export interface RequestLog {
-  /**
-   * A response whose body is a stream (an archive download) is being sent: a client that closes
-   * its connection once it has the Content-Length bytes can close the response before the
-   * stream's end reaches it; the response then never finishes and Fastify runs no onResponse
-   * hook, so the line is written on close. Called by the app's one onSend hook (app.setup.ts):
-   * every onSend hook costs every response (three of them cost a third of a small route).
-   */
-  streamed(req: FastifyRequest, reply: FastifyReply): void;
 }
 
 /** What the request log needs of a request: its URL and, once routed, the route's template. */
 export interface LoggedRequest {
   /** The URL as sent (path and query), before any rewrite. */
   url: string;
-  /** The matched route's path with `:name` parameters (Fastify's `routeOptions.url`). */
+  /** The matched route's path with `:name` parameters. */
   template?: string;
   /** The decoded path parameters of the matched route. */
   params?: unknown;
   /** The matched route's declared credentials (set by the caller guard; absent before it ran). */
   redaction?: LogRedaction;
-  /** The static segments of the app's routes (`v1`, `webhooks`, `@me`…), see collectRouteWords. */
+  /** The static segments of the app's routes (`v1`, `webhooks`, `@me`…), see addRouteWords. */
   routeWords: ReadonlySet<string>;
 }
 
-const ROUTE_WORDS = Symbol('parley.routeWords');
-
 /**
- * Collects the static segments of every route the app registers. They are the only words a
- * logged path shows outside a route's own template: a credential is never one of them, whatever
- * its alphabet (a handoff code typed in lower case is a lower-case word too).
+ * Adds the static segments of a route path to `words`. They are the only words a logged path
+ * shows outside a route's own template: a credential is never one of them, whatever its alphabet
+ * (a handoff code typed in lower case is a lower-case word too).
  */
-function collectRouteWords(app: FastifyInstance): void {
-  const words = new Set<string>();
-  app.decorate(ROUTE_WORDS, words);
-  app.addHook('onRoute', (route) => {
-    for (const segment of route.url.split('/')) {
-      if (segment !== '' && !/[:*]/.test(segment)) words.add(segment);
-    }
-  });
+export function addRouteWords(words: Set<string>, path: string): void {
+  for (const segment of path.split('/')) {
+    if (segment !== '' && !/[:*{}(]/.test(segment)) words.add(segment);
+  }
 }
 
 /** An id or a word of the app's routes: what may stand in a logged path besides a template. */
@@ -240,8 +217,6 @@ export function redactedUrl(req: LoggedRequest): string {
   return `${path}?${query}`;
 }
 
-const NO_WORDS: ReadonlySet<string> = new Set();
-
 function safeDecode(value: string): string {
   try {
     return decodeURIComponent(value);
@@ -251,32 +226,20 @@ function safeDecode(value: string): string {
 }
 
 /**
- * The route template of a routed request, read once per route: Fastify's `routeOptions` getter
- * builds an object of a dozen fields on every access, which cost about a third of a small
- * route's CPU time when read for every log line. A Parley route (one handler, one policy) has
- * one template, so it is kept with the route's policy.
+ * The logged form of a request (the request log line, the error log): `template` is the matched
+ * route's path with `:name` parameters, which the platform reads from its router.
  */
-const templates = new WeakMap<object, string | undefined>();
-
-function templateOf(req: FastifyRequest, policy: object): string | undefined {
-  if (templates.has(policy)) return templates.get(policy);
-  const template = req.routeOptions?.url;
-  templates.set(policy, template);
-  return template;
-}
-
-/** The logged form of a Fastify request (the request log line, the error log). */
-export function loggedUrlOf(req: FastifyRequest): string {
+export function loggedUrlOf(
+  req: HttpRequest,
+  template: string | undefined,
+  routeWords: ReadonlySet<string>,
+): string {
   const policy = (req as ParleyRequest).routePolicy;
   return redactedUrl({
     url: req.originalUrl,
-    template: policy ? templateOf(req, policy) : undefined,
+    template: policy ? template : undefined,
     params: req.params,
     redaction: policy?.redaction,
-    // Decorations reach every encapsulated context; an instance set up elsewhere has none.
-    routeWords:
-      (req.server as unknown as Record<symbol, ReadonlySet<string> | undefined> | undefined)?.[
-        ROUTE_WORDS
-      ] ?? NO_WORDS,
+    routeWords,
   });
 }

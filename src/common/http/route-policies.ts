@@ -7,6 +7,7 @@ import {
   DEFAULT_BODY_POLICY,
   LOG_REDACTION_METADATA,
   NO_REDACTION,
+  NOT_LOGGED_METADATA,
   type BodyPolicy,
   type LogRedaction,
 } from './route-policy';
@@ -23,11 +24,13 @@ export interface RoutePolicy {
   routeCredential: string | null;
   body: BodyPolicy;
   redaction: LogRedaction;
+  /** False on `@NotLogged` routes: no request log line. */
+  logged: boolean;
 }
 
 /**
  * Reads the route policy of a handler from its decorators (`@Auth`, `@Public`, `@PathCredential`,
- * `@ForeignPayload`, `@OAuthErrorShape`, `@RedactInLogs`), once per handler: metadata is fixed
+ * `@ForeignPayload`, `@OAuthErrorShape`, `@RedactInLogs`, `@NotLogged`), once per handler: metadata is fixed
  * at boot. The caller guard puts it on the request, where the body reader, the exception filter
  * and the request log find it.
  */
@@ -51,6 +54,7 @@ export class RoutePolicies {
         routeCredential: get<string>(ROUTE_CREDENTIAL_METADATA) ?? null,
         body: get<BodyPolicy>(BODY_POLICY_METADATA) ?? DEFAULT_BODY_POLICY,
         redaction: get<LogRedaction>(LOG_REDACTION_METADATA) ?? NO_REDACTION,
+        logged: !get<boolean>(NOT_LOGGED_METADATA),
       };
       this.byHandler.set(handler, policy);
     }

@@ -7,6 +7,7 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
  */
 export const BODY_POLICY_METADATA = 'parley:body-policy';
 export const LOG_REDACTION_METADATA = 'parley:log-redaction';
+export const NOT_LOGGED_METADATA = 'parley:not-logged';
 
 /** How a route's request body is read (body-reader.ts), after its guards have passed. */
 export interface BodyPolicy {
@@ -67,6 +68,13 @@ export const ALWAYS_REDACTED_QUERY = new Set([
   'refresh_token',
   'client_secret',
 ]);
+
+/**
+ * A route whose requests write no request log line (the health probes: a load balancer polls
+ * them every few seconds). Errors they raise are still logged.
+ */
+export const NotLogged = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(NOT_LOGGED_METADATA, true);
 
 /** Declares the route's credential-bearing path and query parameters (see LogRedaction). */
 export const RedactInLogs = (redaction: Partial<LogRedaction>): MethodDecorator & ClassDecorator =>

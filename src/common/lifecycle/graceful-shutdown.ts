@@ -18,6 +18,17 @@ export interface ShutdownOptions {
 type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
 
 const SWEEP_MS = 250;
+/**
+ * A connection accepted just before the listener closed has its first request on the way: it is
+ * given this long to arrive (and be served, with `Connection: close`) before it counts as idle.
+ */
+const FIRST_REQUEST_GRACE_MS = 2_000;
+
+interface SocketState {
+  acceptedAt: number;
+  /** A request was read on it: between requests it is an idle keep-alive connection. */
+  served: boolean;
+}
 
 /**
  * Stops a listening app without resetting a request (DESIGN.md §2 "Shutdown"):
@@ -25,14 +36,16 @@ const SWEEP_MS = 250;
  *    unless their headers are out) carries `Connection: close`;
  * 2. for `graceMs` the server keeps accepting and serving, while load balancers notice;
  * 3. then it stops accepting, closes idle keep-alive sockets and waits up to `timeoutMs` for
- *    the requests in flight (each connection closes after its response);
+ *    the requests in flight (each connection closes after its response); a connection accepted
+ *    moments before, whose first request is still on the way, is served, and one that sends
+ *    nothing is closed after FIRST_REQUEST_GRACE_MS;
  * 4. only then it closes the Nest app — the pool, the embedded PostgreSQL, Redis — and exits 0.
  * A second signal exits at once (1). Nest's own signal hooks (enableShutdownHooks) are not used:
  * they would close the app, and the database under the requests, straight away.
  */
 export class GracefulShutdown {
   private readonly logger = new Logger('Shutdown');
-  private readonly sockets = new Set<ServingSocket>();
+  private readonly sockets = new Map<ServingSocket, SocketState>();
   private stopping = false;
 
   constructor(
@@ -43,8 +56,12 @@ export class GracefulShutdown {
     private readonly exit: (code: number) => void = (code) => process.exit(code),
   ) {
     server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
+      this.sockets.set(socket, { acceptedAt: Date.now(), served: false });
       socket.once('close', () => this.sockets.delete(socket));
+    });
+    server.on('request', (req: { socket: Socket }) => {
+      const state = this.sockets.get(req.socket);
+      if (state) state.served = true;
     });
   }
 
@@ -82,14 +99,17 @@ export class GracefulShutdown {
     );
     if (graceMs > 0) await sleep(graceMs);
 
+    // Closes the idle keep-alive connections too; a connection accepted moments ago whose first
+    // request has not been read yet is not idle to Node, and is served (with Connection: close).
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeIdleConnections();
+    this.closeIdleConnections();
     this.logger.log(
       `stopped accepting connections; waiting for the requests on ${this.sockets.size} open connection(s)`,
     );
     // A response whose headers were out before draining began kept its connection alive: close
-    // such sockets once idle.
-    const sweep = setInterval(() => this.server.closeIdleConnections(), SWEEP_MS);
+    // such sockets once idle, and a connection that never sent a request once its grace is over
+    // (Node's headers timeout no longer runs after close(); the drain would wait for its timeout).
+    const sweep = setInterval(() => this.closeIdleConnections(), SWEEP_MS);
     try {
       await withTimeout(closed, timeoutMs);
     } catch {
@@ -105,8 +125,20 @@ export class GracefulShutdown {
     this.logger.log('stopped');
   }
 
+  /**
+   * Destroys the connections with no response in progress that have served a request (idle
+   * keep-alive) or were accepted more than FIRST_REQUEST_GRACE_MS ago without sending one.
+   */
+  private closeIdleConnections(): void {
+    const now = Date.now();
+    for (const [socket, state] of this.sockets) {
+      if (socket._httpMessage) continue;
+      if (state.served || now - state.acceptedAt >= FIRST_REQUEST_GRACE_MS) socket.destroy();
+    }
+  }
+
   private closeAfterCurrentResponses(): void {
-    for (const socket of this.sockets) {
+    for (const socket of this.sockets.keys()) {
       const res = socket._httpMessage;
       if (res && !res.headersSent) res.setHeader('Connection', 'close');
     }

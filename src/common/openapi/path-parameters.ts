@@ -6,6 +6,7 @@
 export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
   guild_id: 'Guild ID (snowflake, as a string).',
   channel_id: 'Channel ID (snowflake, as a string).',
+  message_id: 'Message ID (snowflake, as a string) of a message in that channel.',
   user_id: 'User ID (snowflake, as a string).',
   webhook_id: 'Webhook ID (snowflake, as a string).',
   token:

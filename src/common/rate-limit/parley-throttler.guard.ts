@@ -11,7 +11,7 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import { AppConfig } from '../../config/app.config';
-import type { FastifyReply } from 'fastify';
+import type { HttpResponse } from '../http/http-types';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
 import type { ParleyRequest } from '../auth/caller';
@@ -69,7 +69,7 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
     const { req, res } = this.getRequestResponse(context) as {
       req: ParleyRequest;
-      res: FastifyReply;
+      res: HttpResponse;
     };
     const name = throttler.name ?? 'global';
     const tracker = await getTracker(req, context);
@@ -79,14 +79,14 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     // window first: the longest window counted has the last word (with the default table the
     // route's own bucket, if any, over `global`'s 1 s). X-RateLimit-Bucket names it.
     const resetAt = Math.ceil(Date.now() / 1000) + Math.max(0, record.timeToExpire);
-    res.header('X-RateLimit-Limit', limit);
-    res.header('X-RateLimit-Remaining', Math.max(0, limit - record.totalHits));
-    res.header('X-RateLimit-Reset', resetAt);
+    res.header('X-RateLimit-Limit', String(limit));
+    res.header('X-RateLimit-Remaining', String(Math.max(0, limit - record.totalHits)));
+    res.header('X-RateLimit-Reset', String(resetAt));
     res.header('X-RateLimit-Bucket', name);
     if (record.isBlocked) {
       const retryAfter = Math.max(1, record.timeToBlockExpire);
-      res.header('X-RateLimit-Remaining', 0);
-      res.header('X-RateLimit-Reset', Math.ceil(Date.now() / 1000) + retryAfter);
+      res.header('X-RateLimit-Remaining', '0');
+      res.header('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + retryAfter));
       throw new ApiError(
         ErrorCode.RateLimited,
         undefined,

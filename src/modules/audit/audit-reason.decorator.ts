@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../../common/http/http-types';
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 
@@ -11,7 +11,7 @@ export const MAX_AUDIT_REASON = 512;
  * The request's `X-Audit-Log-Reason` (URL-decoded, as Discord clients send it), null when absent
  * or blank. Longer than 512 characters → 400 with the header as the field path.
  */
-export function auditReasonOf(req: Pick<FastifyRequest, 'headers'>): string | null {
+export function auditReasonOf(req: Pick<HttpRequest, 'headers'>): string | null {
   const raw = req.headers[AUDIT_REASON_HEADER];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (typeof value !== 'string') return null;

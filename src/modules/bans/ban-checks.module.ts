@@ -8,7 +8,7 @@ import { PhoneBanEntity } from './phone-ban.entity';
 
 /**
  * Ban lists and their enforcement: the e-mail and phone checks that auth (registration, e-mail
- * change, SSO provisioning) and SMS MFA call, and the IP gate that app.setup.ts installs ahead of
+ * change, SSO provisioning) and SMS MFA call, and the IP gate the HTTP platform installs ahead of
  * the body parsers. Low in the module graph (it imports no other module), so every domain module
  * can use it; the admin module manages the lists.
  */

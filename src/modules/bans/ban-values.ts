@@ -82,8 +82,8 @@ export function parseIpBan(value: string): IpBanValue | null {
 }
 
 /**
- * The client address as bans see it (`::ffff:1.2.3.4` → `1.2.3.4`), or null when Fastify could
- * not tell one (a closed socket).
+ * The client address as bans see it (`::ffff:1.2.3.4` → `1.2.3.4`), or null when the HTTP server
+ * could not tell one (a closed socket).
  */
 export function normalizeClientIp(ip: string | undefined): string | null {
   if (!ip) return null;

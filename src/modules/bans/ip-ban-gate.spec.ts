@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { DatabaseOutageTracker } from '../../common/lifecycle/database-outage.tracker';
 import type { DatabaseNotifications, NotificationListener } from '../../database/notifications';
 import type { BanChecks } from './ban-checks.service';
@@ -42,20 +41,15 @@ describe('IpBanGate', () => {
   });
 
   const request = (ip: string | undefined): Promise<Outcome> =>
-    new Promise((resolve) => {
-      const res = {
-        sent: false,
-        raw: { headersSent: false },
-        header: () => undefined,
-        status(code: number) {
-          return {
-            send: (body: unknown) => resolve({ passed: false, status: code, body }),
-          };
-        },
-      } as unknown as FastifyReply;
-      const next = (() => resolve({ passed: true })) as HookHandlerDoneFunction;
-      gate.hook.call(undefined as never, { ip } as FastifyRequest, res, next);
-    });
+    new Promise((resolve) =>
+      gate.check(ip, (refusal) =>
+        resolve(
+          refusal
+            ? { passed: false, status: refusal.status, body: refusal.toBody() }
+            : { passed: true },
+        ),
+      ),
+    );
 
   it('refuses a banned address with 403 IP_BANNED and lets others through', async () => {
     banned.add('203.0.113.7');

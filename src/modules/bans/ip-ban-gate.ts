@@ -1,10 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { FastifyReply, onRequestHookHandler } from 'fastify';
 import { TaggedCache } from '../../common/cache/tagged-cache';
-import { sendError } from '../../common/errors/all-exceptions.filter';
 import { ApiError } from '../../common/errors/api-error';
 import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { ErrorCode } from '../../common/errors/error-code';
+import type { AddressGate } from '../../common/http/platform/http-platform';
 import { DatabaseOutageTracker } from '../../common/lifecycle/database-outage.tracker';
 import { DatabaseNotifications } from '../../database/notifications';
 import { BanChecks } from './ban-checks.service';
@@ -21,8 +20,8 @@ const DECISION_TTL_MS = 10 * 60_000;
 const TAGS = [IP_BANS_CHANGED];
 
 /**
- * The IP ban check of every request (ARCHITECTURE.md §3), a Fastify `onRequest` hook, run
- * before body parsing and guards: a banned client gets 403 `IP_BANNED` before its body is read, on
+ * The IP ban check of every request (ARCHITECTURE.md §3), run by the HTTP platform's first hook
+ * before routing, body parsing and guards: a banned client gets 403 `IP_BANNED` before its body is read, on
  * every route, unknown ones included.
  *
  * The hot path is one Map lookup: each client address's decision is cached in-process and
@@ -34,7 +33,7 @@ const TAGS = [IP_BANS_CHANGED];
  * route that needs the database answers 503 anyway, and the liveness probe must keep answering.
  */
 @Injectable()
-export class IpBanGate implements OnModuleInit {
+export class IpBanGate implements OnModuleInit, AddressGate {
   private readonly logger = new Logger(IpBanGate.name);
   private readonly decisions = new TaggedCache<boolean>(MAX_DECISIONS, DECISION_TTL_MS);
   private readonly inflight = new Map<string, { generation: number; banned: Promise<boolean> }>();
@@ -52,28 +51,27 @@ export class IpBanGate implements OnModuleInit {
     });
   }
 
-  /** Fastify `onRequest` hook: runs before routing, parsing and guards. */
-  readonly hook: onRequestHookHandler = (req, res, next) => {
-    const ip = req.ip;
-    if (!ip) return next();
+  /** Lets the request on (`done()`) or refuses it (`done(error)`); `ip` as the platform reports it. */
+  check(ip: string | undefined, done: (refusal?: ApiError) => void): void {
+    if (!ip) return done();
     const cached = this.decisions.get(ip);
-    if (cached === false) return next();
-    if (cached === true) return refuse(res);
-    if (this.outage.down) return next();
+    if (cached === false) return done();
+    if (cached === true) return done(new ApiError(ErrorCode.IpBanned));
+    if (this.outage.down) return done();
     this.decide(ip).then(
-      (banned) => (banned ? refuse(res) : next()),
+      (banned) => (banned ? done(new ApiError(ErrorCode.IpBanned)) : done()),
       (err: unknown) => {
         if (isDatabaseUnavailable(err)) {
           this.outage.failed(err);
-          return next();
+          return done();
         }
         this.logger.error(`IP ban check failed: ${(err as Error)?.message ?? String(err)}`);
-        sendError(res, new ApiError(ErrorCode.InternalServerError));
+        done(new ApiError(ErrorCode.InternalServerError));
       },
     );
-  };
+  }
 
-  /** Whether the client address `ip` (as Fastify reports it) is banned; caches the answer. */
+  /** Whether the client address `ip` (as the platform reports it) is banned; caches the answer. */
   private decide(ip: string): Promise<boolean> {
     const generation = this.decisions.currentGeneration;
     const pending = this.inflight.get(ip);
@@ -93,8 +91,4 @@ export class IpBanGate implements OnModuleInit {
     banned.then(forget, forget);
     return banned;
   }
-}
-
-function refuse(res: FastifyReply): void {
-  sendError(res, new ApiError(ErrorCode.IpBanned));
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/auth.decorator';
+import { NotLogged } from '../../common/http/route-policy';
 import { SkipRateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { HealthResponse } from './health.response';
 import { ReadinessService } from './readiness.service';
@@ -9,6 +10,7 @@ import { ReadinessService } from './readiness.service';
 @Controller('health')
 @Public()
 @SkipRateLimit()
+@NotLogged()
 export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
 

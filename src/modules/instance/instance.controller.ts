@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { HttpResponse } from '../../common/http/http-types';
 import { Public } from '../../common/auth/auth.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { DiscoveryResponse } from './discovery.response';
@@ -25,7 +25,7 @@ export class InstanceController {
       'Also served at the host root.',
   })
   @ApiOkResponse({ type: DiscoveryResponse, description: 'The discovery document.' })
-  getService(@Res() res: FastifyReply): void {
+  getService(@Res() res: HttpResponse): void {
     // A Buffer with its Content-Type already set (@Header): sent as is, no serialization.
     res.send(this.instance.discoveryJson());
   }

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { HttpResponse } from '../../common/http/http-types';
 import type { MessageResponse } from '../guilds/guild.response';
 import type { ExecuteResult } from './webhook-execution.service';
 
@@ -10,7 +10,7 @@ export const isWait = (wait: unknown): boolean => wait === 'true' || wait === '1
  * that does not wait gets Slack's `200 ok`; otherwise 204.
  */
 export function sendExecuteResult(
-  res: FastifyReply,
+  res: HttpResponse,
   result: ExecuteResult,
   wait: unknown,
   style: 'discord' | 'chatcompat' = 'discord',

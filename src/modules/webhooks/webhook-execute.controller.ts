@@ -11,7 +11,7 @@ import {
   ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { HttpResponse } from '../../common/http/http-types';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ReceivedBody } from '../../common/http/body-reader';
 import { ForeignPayload } from '../../common/http/route-policy';
@@ -89,7 +89,7 @@ export class WebhookExecuteController {
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
     @ReceivedBody() payload: ReceivedPayload | null,
-    @Res({ passthrough: true }) res: FastifyReply,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<MessageResponse | string | undefined> {
     const result = await this.execution.execute('plain', { webhook, payload, headers });
     return sendExecuteResult(res, result, wait);
@@ -155,7 +155,7 @@ export class WebhookExecuteController {
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
     @ReceivedBody() payload: ReceivedPayload | null,
-    @Res({ passthrough: true }) res: FastifyReply,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<MessageResponse | string | undefined> {
     const result = await this.execution.execute('repohost', { webhook, payload, headers });
     return sendExecuteResult(res, result, wait);
@@ -201,7 +201,7 @@ export class WebhookExecuteController {
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
     @ReceivedBody() payload: ReceivedPayload | null,
-    @Res({ passthrough: true }) res: FastifyReply,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<MessageResponse | string | undefined> {
     const result = await this.execution.execute('errortracker', { webhook, payload, headers });
     return sendExecuteResult(res, result, wait);
@@ -229,7 +229,7 @@ export class WebhookExecuteController {
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
     @ReceivedBody() payload: ReceivedPayload | null,
-    @Res({ passthrough: true }) res: FastifyReply,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<MessageResponse | string | undefined> {
     const result = await this.execution.execute('chatcompat', { webhook, payload, headers });
     return sendExecuteResult(res, result, wait, 'chatcompat');
