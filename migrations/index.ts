@@ -14,6 +14,7 @@ import { WebAuthn1795500003000 } from './1795500003000-WebAuthn';
 import { Sso1795500004000 } from './1795500004000-Sso';
 import { OidcProvider1795600000000 } from './1795600000000-OidcProvider';
 import { SsoNonceSealed1795615031630 } from './1795615031630-SsoNonceSealed';
+import { MessageEditsMentions1795700000000 } from './1795700000000-MessageEditsMentions';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -38,4 +39,5 @@ export const MIGRATIONS: MixedList<Function> = [
   WebhookSigningSecret1795583171420,
   OidcProvider1795600000000,
   SsoNonceSealed1795615031630,
+  MessageEditsMentions1795700000000,
 ];

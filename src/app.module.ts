@@ -4,6 +4,7 @@ import { CallerGuard } from './common/auth/caller.guard';
 import { RouteAccessGuard } from './common/auth/route-access.guard';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { HttpPlatform } from './common/http/platform/http-platform';
 import { BodyReader } from './common/http/body-reader';
 import { RequestGate } from './common/http/request-gate.guard';
 import { ParleyThrottlerGuard } from './common/rate-limit/parley-throttler.guard';
@@ -11,6 +12,8 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule, DatabaseModuleOptions } from './database/database.module';
+import { EventsModule } from './infra/events/events.module';
+import { GatewayModule } from './modules/gateway/gateway.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstanceModule } from './modules/instance/instance.module';
@@ -44,14 +47,16 @@ const DOMAIN_MODULES = [
   WebhooksModule,
   OAuth2Module,
   AdminModule,
+  GatewayModule,
 ];
 
 @Module({})
 export class AppModule {
   static forRoot(
     config: AppConfig,
-    db: DatabaseModuleOptions = { runMigrations: true },
-    extra: Array<Type | DynamicModule> = [],
+    db: DatabaseModuleOptions,
+    extra: Array<Type | DynamicModule>,
+    platform: HttpPlatform,
   ): DynamicModule {
     return {
       module: AppModule,
@@ -61,6 +66,7 @@ export class AppModule {
         RedisModule,
         RateLimitModule,
         DatabaseModule.forRoot(db),
+        EventsModule,
         ...DOMAIN_MODULES,
         ...extra,
       ],
@@ -72,6 +78,9 @@ export class AppModule {
         BodyReader,
         { provide: APP_GUARD, useClass: RequestGate },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // The HTTP adapter's side of the pipeline (common/http/platform).
+        { provide: HttpPlatform, useValue: platform },
+        ...platform.providers(),
       ],
     };
   }

@@ -5,6 +5,7 @@ import { GuildsService } from '../src/modules/guilds/guilds.service';
 import { Permissions } from '../src/modules/guilds/permissions';
 import { createTestApp, http } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
+import { PLAIN_MESSAGE_FIELDS } from './helpers/messages';
 import { addMember, createGuild, PNG_DATA_URI } from './helpers/guild-factories';
 
 describe('guild core', () => {
@@ -188,6 +189,7 @@ describe('guild core', () => {
       embeds: [],
       author: expect.objectContaining({ id: owner.userId }),
       created_at: expect.any(String),
+      ...PLAIN_MESSAGE_FIELDS,
     });
 
     const limited = await http(app)

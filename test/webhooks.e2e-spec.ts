@@ -1,10 +1,10 @@
-import definitions from '@octokit/webhooks-examples';
 import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../src/common/crypto/tokens';
 import { transformRepoHost } from '../src/modules/webhooks/transformers/repohost.transformer';
 import { createTestApp, http, RELAXED_LIMITS } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
+import { PLAIN_MESSAGE_FIELDS, pushExample } from './helpers/messages';
 import {
   addMember,
   createGuild,
@@ -15,15 +15,6 @@ import {
 } from './helpers/guild-factories';
 
 type Payload = Record<string, any>;
-
-function pushExample(): Payload {
-  const push = definitions.find((d) => d.name === 'push');
-  const example = push?.examples.find(
-    (e: Payload) => Array.isArray(e.commits) && e.commits.length > 0,
-  );
-  if (!example) throw new Error('no push example with commits');
-  return example;
-}
 
 const sentryIssue = {
   action: 'created',
@@ -354,7 +345,9 @@ describe('webhooks', () => {
       },
       webhook_id: w.id,
       created_at: expect.any(String),
+      ...PLAIN_MESSAGE_FIELDS,
     });
+    expect(wait.body.timestamp).toBe(wait.body.created_at);
     const listed = await messages(guild.channelId);
     expect(listed).toContainEqual(wait.body);
     const hello = listed.find((m) => m.content === 'hello' && m.webhook_id === w.id);

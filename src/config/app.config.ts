@@ -20,6 +20,12 @@ export class AppConfig {
   readonly apiUrl: string;
   readonly webAppUrl: string;
   readonly dataDir: string;
+  /**
+   * Root of local blob storage (archives, assets): DATA_DIR unless BLOB_DIR says otherwise.
+   * Several instances with local blobs must share it (one volume), or an archive built by one
+   * instance cannot be downloaded through another.
+   */
+  readonly blobDir: string;
   /** `url` null = the embedded PostgreSQL in DATA_DIR/postgres (on `embeddedPort`, 0 = a free port). */
   readonly database: { url: string | null; poolSize: number; embeddedPort: number };
   readonly redisUrl: string | null;
@@ -54,6 +60,8 @@ export class AppConfig {
     return this.sso.enabled && this.sso.enforced;
   }
   readonly ipAuthorization: boolean;
+  /** The Nest HTTP adapter (`HTTP_ADAPTER`): Express by default, Fastify for throughput. */
+  readonly httpAdapter: 'express' | 'fastify';
   readonly trustProxy: string | false;
   readonly workerId: number;
   readonly logLevel: string;
@@ -88,6 +96,17 @@ export class AppConfig {
   };
   /** SIGTERM/SIGINT: serve `graceMs` more (readiness 503), then drain for at most `timeoutMs`. */
   readonly shutdown: { graceMs: number; timeoutMs: number };
+  /**
+   * The real-time gateway (WebSocket at /gateway on the API's port): the URL clients are told
+   * (GATEWAY_URL, else PUBLIC_URL as ws(s)://…/gateway), a cap on open connections (0 = none),
+   * whether `compress=zlib-stream` is offered, and the heartbeat interval sent in Hello.
+   */
+  readonly gateway: {
+    url: string;
+    maxConnections: number;
+    compression: boolean;
+    heartbeatIntervalMs: number;
+  };
 
   constructor(env: EnvSchema) {
     this.env = (env.NODE_ENV as AppConfig['env']) ?? 'development';
@@ -97,6 +116,7 @@ export class AppConfig {
     this.apiUrl = `${this.publicUrl}/v1`;
     this.webAppUrl = (env.WEB_APP_URL ?? this.publicUrl).replace(/\/+$/, '');
     this.dataDir = resolve(env.DATA_DIR ?? './data');
+    this.blobDir = env.BLOB_DIR ? resolve(env.BLOB_DIR) : this.dataDir;
     this.database = {
       url: env.DATABASE_URL ?? null,
       poolSize: env.DATABASE_POOL_SIZE ?? 10,
@@ -155,6 +175,7 @@ export class AppConfig {
     }
     this.registration = on(env.REGISTRATION, true);
     this.ipAuthorization = on(env.IP_AUTHORIZATION, true);
+    this.httpAdapter = env.HTTP_ADAPTER === 'fastify' ? 'fastify' : 'express';
     this.trustProxy = env.TRUST_PROXY && env.TRUST_PROXY !== 'off' ? env.TRUST_PROXY : false;
     this.workerId = env.WORKER_ID ?? 0;
     this.logLevel = env.LOG_LEVEL ?? (this.env === 'test' ? 'warn' : 'info');
@@ -190,6 +211,15 @@ export class AppConfig {
       // A load balancer needs a few seconds to see readiness fail; elsewhere nobody is listening.
       graceMs: env.SHUTDOWN_GRACE_MS ?? (this.env === 'production' ? 5_000 : 0),
       timeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 30_000,
+    };
+    this.gateway = {
+      url: (env.GATEWAY_URL ?? `${this.publicUrl.replace(/^http/, 'ws')}/gateway`).replace(
+        /\/+$/,
+        '',
+      ),
+      maxConnections: env.GATEWAY_MAX_CONNECTIONS ?? 20_000,
+      compression: (env.GATEWAY_COMPRESSION ?? 'on') === 'on',
+      heartbeatIntervalMs: env.GATEWAY_HEARTBEAT_INTERVAL_MS ?? 41_250,
     };
   }
 

@@ -32,6 +32,7 @@ export class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200) DATABASE_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) EMBEDDED_DB_PORT?: number;
   @IsOptional() @IsString() @MinLength(1) DATA_DIR?: string;
+  @IsOptional() @IsString() @MinLength(1) BLOB_DIR?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
   @IsOptional()
   @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
@@ -67,6 +68,7 @@ export class EnvSchema {
   SSO_SCOPE?: string;
   @IsOptional() @IsIn(['on', 'off']) REGISTRATION?: string;
   @IsOptional() @IsIn(['on', 'off']) IP_AUTHORIZATION?: string;
+  @IsOptional() @IsIn(['express', 'fastify']) HTTP_ADAPTER?: string;
   @IsOptional() @IsString() TRUST_PROXY?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1023) WORKER_ID?: number;
   @IsOptional()
@@ -87,6 +89,18 @@ export class EnvSchema {
   @IsOptional() @IsString() OIDC_PREVIOUS_KEYS?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) MAX_WEBHOOKS_PER_CHANNEL?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) SHUTDOWN_GRACE_MS?: number;
+  /** Where clients reach the gateway, when not at PUBLIC_URL's host (a ws:// or wss:// URL). */
+  @IsOptional()
+  @Matches(/^wss?:\/\/[^\s?#]+$/, { message: 'must be a ws:// or wss:// URL without query' })
+  GATEWAY_URL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000) GATEWAY_MAX_CONNECTIONS?: number;
+  @IsOptional() @IsIn(['on', 'off']) GATEWAY_COMPRESSION?: string;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  GATEWAY_HEARTBEAT_INTERVAL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1_000) @Max(600_000) SHUTDOWN_TIMEOUT_MS?: number;
   @IsOptional() @IsEmail() ADMIN_EMAIL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3650) ARCHIVE_RETENTION_DAYS?: number;

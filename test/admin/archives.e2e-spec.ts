@@ -392,17 +392,17 @@ describe('Admin archives', () => {
   it('the maintenance sweep deletes the file of an expired archive and keeps its row, reported expired', async () => {
     const expiring = await build('user', owner.userId);
     const kept = await build('guild', guild.guildId);
-    const dataDir = app.get(AppConfig).dataDir;
+    const blobDir = app.get(AppConfig).blobDir;
     const fileOf = async (type: SubjectType, subjectId: string, archiveId: string) => {
       const info = await details(root, type, subjectId, archiveId);
       expect(info.body).toMatchObject({ status: 'completed', file_location: expect.any(String) });
-      const path = join(dataDir, info.body.file_location as string);
+      const path = join(blobDir, info.body.file_location as string);
       expect(statSync(path).size).toBe(info.body.file_size);
       return path;
     };
     const expiringFile = await fileOf('user', owner.userId, expiring.archiveId);
     const keptFile = await fileOf('guild', guild.guildId, kept.archiveId);
-    expect(expiringFile).toBe(join(dataDir, 'archives', `${expiring.archiveId}.zip`));
+    expect(expiringFile).toBe(join(blobDir, 'archives', `${expiring.archiveId}.zip`));
 
     await db.query(`UPDATE archives SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       expiring.archiveId,

@@ -49,7 +49,7 @@ describe('Admin asset purge and bulk guild members', () => {
     );
 
   describe('POST /admin/assets/purge', () => {
-    const assetsDir = () => join(app.get(AppConfig).dataDir, 'assets');
+    const assetsDir = () => join(app.get(AppConfig).blobDir, 'assets');
     const filesIn = (kind: string, ownerId: string): string[] => {
       const dir = join(assetsDir(), kind, ownerId);
       return existsSync(dir) ? readdirSync(dir).map((f) => join(dir, f)) : [];

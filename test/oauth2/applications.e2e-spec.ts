@@ -326,9 +326,9 @@ describe('OAuth2 applications and bots', () => {
       banner: null,
       bio: 'I am a bot',
     });
-    const dataDir = app.get(AppConfig).dataDir;
+    const blobDir = app.get(AppConfig).blobDir;
     const file = join(
-      dataDir,
+      blobDir,
       'assets',
       'avatars',
       a.botUserId,

@@ -62,6 +62,7 @@ export enum ErrorCode {
   MaxGuildChannels = 'MAX_GUILD_CHANNELS',
   CannotRemoveGuildOwner = 'CANNOT_REMOVE_GUILD_OWNER',
   EmptyMessage = 'EMPTY_MESSAGE',
+  CannotEditOthersMessage = 'CANNOT_EDIT_MESSAGE_BY_OTHER_USER',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   Conflict = 'CONFLICT',
@@ -196,6 +197,10 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
     message: 'The guild owner cannot be removed.',
   },
   [ErrorCode.EmptyMessage]: { status: 400, message: 'Cannot send an empty message.' },
+  [ErrorCode.CannotEditOthersMessage]: {
+    status: 403,
+    message: 'Cannot edit a message authored by another user.',
+  },
   [ErrorCode.NotFound]: { status: 404, message: 'Not found.' },
   [ErrorCode.MethodNotAllowed]: { status: 405, message: 'Method not allowed.' },
   [ErrorCode.Conflict]: { status: 409, message: 'Conflict.' },

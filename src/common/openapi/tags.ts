@@ -40,6 +40,13 @@ export const TAGS: readonly TagObject[] = [
       'guild member; webhooks need `MANAGE_WEBHOOKS`.',
   },
   {
+    name: 'Gateway',
+    description:
+      'Where the real-time gateway is: a WebSocket at `/gateway` on this server speaking Discord ' +
+      'Gateway v10 (identify with a bot token or a session token; events for the guilds you are ' +
+      'in). **botToken** for the session start limit.',
+  },
+  {
     name: 'Webhooks',
     description:
       'Incoming webhooks. Managing one by ID needs **sessionToken**/**botToken** with ' +

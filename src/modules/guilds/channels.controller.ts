@@ -1,5 +1,12 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -7,12 +14,14 @@ import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { ChannelsService } from './channels.service';
 import { CreateMessageDto } from './dto/create-message.dto';
+import { EditMessageDto } from './dto/edit-message.dto';
 import { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { ChannelResponse, MessageResponse } from './guild.response';
 import { MessagesService } from './messages.service';
-import { CREATE_MESSAGE_EXAMPLES } from './guilds.examples';
+import { CREATE_MESSAGE_EXAMPLES, EDIT_MESSAGE_EXAMPLES } from './guilds.examples';
 
 const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
+const MessageId = () => Param('message_id', new ParseSnowflakePipe(ErrorCode.UnknownMessage));
 
 @ApiTags('Channels')
 @Controller('channels')
@@ -74,5 +83,73 @@ export class ChannelsController {
     @Body() dto: CreateMessageDto,
   ): Promise<MessageResponse> {
     return this.messages.create(caller.userId, channelId, dto);
+  }
+
+  /** One message. Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
+  @Get(':channel_id/messages/:message_id')
+  @Auth({ kind: ['user', 'bot'] })
+  @ApiOperation({
+    operationId: 'get_channel_message',
+    summary: 'Get a message',
+    description: 'Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY.',
+  })
+  @ApiOkResponse({ type: MessageResponse, description: 'The message.' })
+  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.UnknownMessage, ErrorCode.MissingPermissions)
+  getMessage(
+    @CurrentCaller() caller: Caller,
+    @ChannelId() channelId: string,
+    @MessageId() messageId: string,
+  ): Promise<MessageResponse> {
+    return this.messages.get(caller.userId, channelId, messageId);
+  }
+
+  /** The author edits their message's content or embeds. */
+  @Patch(':channel_id/messages/:message_id')
+  @Auth({ kind: ['user', 'bot'] })
+  @ApiOperation({
+    operationId: 'edit_message',
+    summary: 'Edit a message',
+    description:
+      'Only its author may edit a message (403 CANNOT_EDIT_MESSAGE_BY_OTHER_USER otherwise); ' +
+      'fields left out stay as they are, and the result needs content or an embed. Sets ' +
+      '`edited_timestamp`; connected clients receive MESSAGE_UPDATE.',
+  })
+  @ApiOkResponse({ type: MessageResponse, description: 'The edited message.' })
+  @ApiErrors(
+    ErrorCode.UnknownChannel,
+    ErrorCode.UnknownMessage,
+    ErrorCode.MissingPermissions,
+    ErrorCode.CannotEditOthersMessage,
+    ErrorCode.EmptyMessage,
+  )
+  @ApiBody({ type: EditMessageDto, examples: EDIT_MESSAGE_EXAMPLES })
+  editMessage(
+    @CurrentCaller() caller: Caller,
+    @ChannelId() channelId: string,
+    @MessageId() messageId: string,
+    @Body() dto: EditMessageDto,
+  ): Promise<MessageResponse> {
+    return this.messages.edit(caller.userId, channelId, messageId, dto);
+  }
+
+  /** Deletes a message: its author, or a member with MANAGE_MESSAGES. */
+  @Delete(':channel_id/messages/:message_id')
+  @HttpCode(204)
+  @Auth({ kind: ['user', 'bot'] })
+  @ApiOperation({
+    operationId: 'delete_message',
+    summary: 'Delete a message',
+    description:
+      'Its author may delete a message; anyone else needs MANAGE_MESSAGES. Connected clients ' +
+      'receive MESSAGE_DELETE.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.UnknownMessage, ErrorCode.MissingPermissions)
+  async deleteMessage(
+    @CurrentCaller() caller: Caller,
+    @ChannelId() channelId: string,
+    @MessageId() messageId: string,
+  ): Promise<void> {
+    await this.messages.delete(caller.userId, channelId, messageId);
   }
 }

@@ -5,10 +5,12 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { ChannelEntity, ChannelType } from './channel.entity';
 import type { CreateChannelDto } from './dto/create-channel.dto';
 import { GuildAccessService } from './guild-access.service';
 import { toChannelResponse } from './guild.mapper';
+import { toGatewayChannel } from './realtime.mapper';
 import type { ChannelResponse } from './guild.response';
 import { Permissions } from './permissions';
 
@@ -26,6 +28,7 @@ export class ChannelsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: GuildAccessService,
     private readonly snowflakes: SnowflakeService,
+    private readonly events: RealtimeEvents,
   ) {}
 
   async list(userId: string, guildId: string): Promise<ChannelResponse[]> {
@@ -67,6 +70,9 @@ export class ChannelsService {
         position: dto.position ?? Number(stats?.max ?? -1) + 1,
       });
       await m.insert(ChannelEntity, c);
+      this.events.publish(m, [
+        { t: 'CHANNEL_CREATE', guildId, channelId: c.id, d: toGatewayChannel(c) },
+      ]);
       return c;
     });
     return toChannelResponse(channel);

@@ -60,20 +60,52 @@ const DELETED_USER: UserPartialResponse = {
   flags: 0,
 };
 
-/** Maps a message; `author` must be loaded for user messages. */
-export function toMessageResponse(m: MessageEntity): MessageResponse {
+/** What a message row holds, however it was read (an entity, or a RETURNING row). */
+export interface MessageParts {
+  id: string;
+  channelId: string;
+  author: UserPartialResponse;
+  webhookId: string | null;
+  content: string;
+  embeds: MessageResponse['embeds'];
+  mentions: UserPartialResponse[];
+  mentionEveryone: boolean;
+  createdAt: Date;
+  editedAt: Date | null;
+}
+
+export function toMessageFromParts(m: MessageParts): MessageResponse {
   const out: MessageResponse = {
     id: m.id,
     channel_id: m.channelId,
+    type: 0,
     content: m.content,
     embeds: m.embeds,
+    author: m.author,
+    created_at: m.createdAt.toISOString(),
+    timestamp: m.createdAt.toISOString(),
+    edited_timestamp: m.editedAt ? m.editedAt.toISOString() : null,
+    tts: false,
+    mention_everyone: m.mentionEveryone,
+    mentions: m.mentions,
+    mention_roles: [],
+    attachments: [],
+    components: [],
+    pinned: false,
+    flags: 0,
+  };
+  if (m.webhookId) out.webhook_id = m.webhookId;
+  return out;
+}
+
+/** Maps a message; `author` must be loaded for user messages. */
+export function toMessageResponse(m: MessageEntity): MessageResponse {
+  return toMessageFromParts({
+    ...m,
     author: m.webhookId
       ? webhookAuthor(m.webhookId, m.webhookName, m.webhookAvatar)
       : m.author
         ? toUserPartial(m.author)
         : DELETED_USER,
-    created_at: m.createdAt.toISOString(),
-  };
-  if (m.webhookId) out.webhook_id = m.webhookId;
-  return out;
+  });
 }

@@ -35,14 +35,49 @@ export class MemberResponse {
 /** A message author: a user, or for webhook messages the webhook dressed as a bot user. */
 export class MessageAuthorResponse extends UserPartialResponse {}
 
+/**
+ * A message, with the fields of Discord's message object that bot libraries read (Parley has no
+ * attachments, components, pins, role mentions or TTS: those are always empty, false or 0).
+ */
 export class MessageResponse {
   id: string;
   channel_id: string;
+  /** 0 = a default message (users, bots and webhooks alike). */
+  @ApiProperty({ example: 0 })
+  type: number;
   content: string;
   @ApiProperty({ type: [EmbedDto] })
   embeds: EmbedDto[];
   author: MessageAuthorResponse;
   /** Set when a webhook posted the message. */
   webhook_id?: string;
+  /** When it was posted (ISO 8601); the same as `timestamp`. */
   created_at: string;
+  /** When it was posted (ISO 8601), Discord's name. */
+  timestamp: string;
+  /** When its author last edited it, else null. */
+  edited_timestamp: string | null;
+  /** Always false. */
+  tts: boolean;
+  /** Whether it mentions @everyone (or @here) with the author's MENTION_EVERYONE permission. */
+  mention_everyone: boolean;
+  /** The guild members it mentions (`<@id>`), as they were when it was posted. */
+  @ApiProperty({ type: [UserPartialResponse] })
+  mentions: UserPartialResponse[];
+  /** Always empty. */
+  @ApiProperty({ type: [String] })
+  mention_roles: string[];
+  /** Always empty. */
+  @ApiProperty({ type: 'array', items: { type: 'object' } })
+  attachments: Array<Record<string, never>>;
+  /** Always empty. */
+  @ApiProperty({ type: 'array', items: { type: 'object' } })
+  components: Array<Record<string, never>>;
+  /** Always false. */
+  pinned: boolean;
+  /** Always 0. */
+  flags: number;
+  /** Echoed from the request that created it (POST only). */
+  @ApiProperty({ required: false, oneOf: [{ type: 'string' }, { type: 'integer' }] })
+  nonce?: string | number;
 }

@@ -18,7 +18,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { HttpResponse } from '../../common/http/http-types';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { BotCaller, Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -173,7 +173,7 @@ export class GuildsController {
     @GuildId() guildId: string,
     @Param('user_id', new ParseSnowflakePipe(ErrorCode.UnknownUser)) userId: string,
     @Body() dto: AddMemberDto,
-    @Res({ passthrough: true }) res: FastifyReply,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<MemberResponse | undefined> {
     const member = await this.guilds.addMember(caller, guildId, userId, dto);
     res.status(member ? 201 : 204);

@@ -54,3 +54,13 @@ export const CREATE_MESSAGE_EXAMPLES: BodyExamples = {
     },
   },
 };
+
+export const EDIT_MESSAGE_EXAMPLES: BodyExamples = {
+  content: { summary: 'Correct the text', value: { content: 'Hello from the Difference Engine!' } },
+  embeds: {
+    summary: 'Replace the embeds',
+    value: {
+      embeds: [{ title: 'Parley 1.4.1', description: 'A fix for passkey sign-in on Safari.' }],
+    },
+  },
+};

@@ -10,9 +10,21 @@ import { GuildMemberEntity } from './guild-member.entity';
 import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
 import { GuildsController } from './guilds.controller';
+import { GuildMembersService } from './guild-members.service';
+import { GuildSnapshots } from './guild-snapshots';
 import { GuildsService } from './guilds.service';
 import { MessageEntity } from './message.entity';
 import { MessagesService } from './messages.service';
+
+/** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
+const SERVICES = [
+  GuildAccessService,
+  GuildsService,
+  GuildMembersService,
+  GuildSnapshots,
+  ChannelsService,
+  MessagesService,
+];
 
 @Module({
   imports: [
@@ -27,7 +39,7 @@ import { MessagesService } from './messages.service';
     ]),
   ],
   controllers: [GuildsController, ChannelsController],
-  providers: [GuildAccessService, GuildsService, ChannelsService, MessagesService],
-  exports: [GuildAccessService, GuildsService, ChannelsService, MessagesService],
+  providers: SERVICES,
+  exports: SERVICES,
 })
 export class GuildsModule {}

@@ -8,6 +8,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { inTransaction } from '../../database/transaction';
+import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { AssetStorage } from '../../infra/storage/asset-storage.service';
 import { UserEntity } from '../users/user.entity';
 import { ChannelEntity, ChannelType } from './channel.entity';
@@ -16,9 +17,11 @@ import type { CreateGuildDto } from './dto/create-guild.dto';
 import type { UpdateGuildDto } from './dto/update-guild.dto';
 import { GuildAccessService } from './guild-access.service';
 import { GuildMemberEntity } from './guild-member.entity';
+import { GuildMembersService } from './guild-members.service';
 import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
 import { toGuildResponse, toMemberResponse } from './guild.mapper';
+import { toGatewayGuild } from './realtime.mapper';
 import type { GuildResponse, MemberResponse } from './guild.response';
 import {
   ALL_PERMISSIONS,
@@ -37,6 +40,8 @@ export class GuildsService {
     private readonly snowflakes: SnowflakeService,
     private readonly assets: AssetStorage,
     private readonly credentials: CredentialResolvers,
+    private readonly members: GuildMembersService,
+    private readonly events: RealtimeEvents,
   ) {}
 
   /** Creates a guild owned by the caller, with @everyone and a `general` text channel. */
@@ -60,7 +65,6 @@ export class GuildsService {
         permissions: DEFAULT_EVERYONE_PERMISSIONS.toString(),
         position: 0,
       });
-      await m.insert(GuildMemberEntity, { guildId: id, userId, roles: [], joinedAt: new Date() });
       await m.insert(ChannelEntity, {
         id: this.snowflakes.next(),
         guildId: id,
@@ -68,6 +72,9 @@ export class GuildsService {
         type: ChannelType.GuildText,
         position: 0,
       });
+      // Last, so the owner's sessions get the guild complete (GUILD_CREATE) once committed.
+      const owner = await m.findOneByOrFail(UserEntity, { id: userId });
+      await this.members.add(m, id, owner);
       return g;
     });
     return toGuildResponse(guild);
@@ -91,8 +98,14 @@ export class GuildsService {
       patch.banner = await this.assets.storeImage('banners', guildId, dto.banner, 'banner');
     }
     const repo = this.dataSource.getRepository(GuildEntity);
-    if (Object.keys(patch).length > 0) await repo.update({ id: guildId }, patch);
-    return toGuildResponse(await repo.findOneByOrFail({ id: guildId }));
+    if (Object.keys(patch).length === 0)
+      return toGuildResponse(await repo.findOneByOrFail({ id: guildId }));
+    await repo.update({ id: guildId }, patch);
+    const guild = await repo.findOneByOrFail({ id: guildId });
+    this.events.publish(undefined, [
+      { t: 'GUILD_UPDATE', guildId, d: { ...toGatewayGuild(guild), guild_id: guildId } },
+    ]);
+    return toGuildResponse(guild);
   }
 
   /**
@@ -139,22 +152,8 @@ export class GuildsService {
         }
         this.access.requireGrantable(access, combine(roles.map((r) => r.permissions)));
       }
-      const member = m.create(GuildMemberEntity, {
-        guildId,
-        userId,
-        roles: roleIds,
-        joinedAt: new Date(),
-      });
-      const res = await m
-        .createQueryBuilder()
-        .insert()
-        .into(GuildMemberEntity)
-        .values(member)
-        .orIgnore()
-        .returning(['guild_id'])
-        .execute();
-      if ((res.raw as unknown[]).length === 0) return null;
-      return toMemberResponse(member, user);
+      const member = await this.members.add(m, guildId, user, roleIds);
+      return member ? toMemberResponse(member, user) : null;
     });
   }
 
@@ -166,8 +165,7 @@ export class GuildsService {
       callerId === userId ? 0n : Permissions.ADMINISTRATOR,
     );
     if (userId === access.ownerId) throw new ApiError(ErrorCode.CannotRemoveGuildOwner);
-    const res = await this.dataSource.getRepository(GuildMemberEntity).delete({ guildId, userId });
-    if (!res.affected) throw new ApiError(ErrorCode.UnknownMember);
+    if (!(await this.members.remove(guildId, userId))) throw new ApiError(ErrorCode.UnknownMember);
   }
 
   /**
@@ -185,17 +183,19 @@ export class GuildsService {
   ): Promise<void> {
     permissions &= ALL_PERMISSIONS;
     const run = async (m: EntityManager) => {
-      const guild = await m.findOneBy(GuildEntity, { id: guildId });
+      // Locked: installs into one guild are serialised (role positions, one membership each).
+      const guild = await m.findOne(GuildEntity, {
+        where: { id: guildId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!guild) throw new ApiError(ErrorCode.UnknownGuild);
-      const inserted = await m
-        .createQueryBuilder()
-        .insert()
-        .into(GuildMemberEntity)
-        .values({ guildId, userId: botUserId, roles: [], joinedAt: new Date() })
-        .orIgnore()
-        .returning(['guild_id'])
-        .execute();
-      if ((inserted.raw as unknown[]).length === 0 || permissions === 0n) return;
+      const already = await m.existsBy(GuildMemberEntity, { guildId, userId: botUserId });
+      if (already) return;
+      const bot = await m.findOneByOrFail(UserEntity, { id: botUserId });
+      if (permissions === 0n) {
+        await this.members.add(m, guildId, bot);
+        return;
+      }
       const top = await m
         .createQueryBuilder(GuildRoleEntity, 'r')
         .select('COALESCE(MAX(r.position), 0)', 'max')
@@ -209,7 +209,8 @@ export class GuildsService {
         permissions: permissions.toString(),
         position: Number(top?.max ?? 0) + 1,
       });
-      await m.update(GuildMemberEntity, { guildId, userId: botUserId }, { roles: [roleId] });
+      // The role first, so the bot's GUILD_CREATE lists it and its permissions apply at once.
+      await this.members.add(m, guildId, bot, [roleId]);
     };
     await inTransaction(this.dataSource, manager, run);
   }

@@ -9,6 +9,7 @@ import {
 } from 'typeorm';
 import type { Embed } from './embeds/embed';
 import { UserEntity } from '../users/user.entity';
+import type { UserPartialResponse } from '../users/user.response';
 import { ChannelEntity } from './channel.entity';
 
 /**
@@ -53,6 +54,21 @@ export class MessageEntity {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   embeds: Embed[];
 
+  /**
+   * The users mentioned (`<@id>`) who were members of the guild when it was posted, as they
+   * appeared then (user partials), so reading never joins users for them.
+   */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  mentions: UserPartialResponse[];
+
+  /** `@everyone`/`@here` by an author holding MENTION_EVERYONE. */
+  @Column({ name: 'mention_everyone', type: 'boolean', default: false })
+  mentionEveryone: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** Set by the author's last edit. */
+  @Column({ name: 'edited_at', type: 'timestamptz', nullable: true })
+  editedAt: Date | null;
 }

@@ -29,6 +29,8 @@ import type {
 } from './application.response';
 import type { ApplicationCreateDto, ApplicationUpdateDto } from './dto/application.dto';
 import { redirectUriErrors } from './redirect-uris';
+import { OWNER_SETTABLE_APPLICATION_FLAGS } from './application-flags';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 import { TaggedCache } from '../../common/cache/tagged-cache';
 
@@ -152,15 +154,25 @@ export class ApplicationsService implements OnModuleInit {
     dto: ApplicationUpdateDto,
   ): Promise<ApplicationResponse> {
     const errors = redirectUriErrors(dto.redirect_uris);
+    if (dto.flags != null && (dto.flags & ~OWNER_SETTABLE_APPLICATION_FLAGS) !== 0) {
+      errors.push({
+        path: 'flags',
+        code: FieldErrorCode.BaseTypeChoices,
+        message:
+          'Only GATEWAY_GUILD_MEMBERS_LIMITED (32768) and GATEWAY_MESSAGE_CONTENT_LIMITED (524288) may be set.',
+      });
+    }
     if (errors.length) throw ApiError.form(errors);
     const app = await this.getOwned(ownerId, id);
     if (dto.name != null) app.name = dto.name;
     if (dto.bot_public != null) app.botPublic = dto.bot_public;
     if (dto.bot_require_code_grant != null) app.botRequireCodeGrant = dto.bot_require_code_grant;
     if (dto.redirect_uris !== undefined) app.redirectUris = dto.redirect_uris ?? [];
+    if (dto.flags != null) app.flags = dto.flags;
     await this.apps.update(
       { id: app.id },
       {
+        flags: app.flags,
         name: app.name,
         botPublic: app.botPublic,
         botRequireCodeGrant: app.botRequireCodeGrant,

@@ -7,43 +7,10 @@ import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { parseSnowflake } from '../../../common/snowflake/snowflake';
 import type { AuditContext } from '../../audit/audit-context';
 import { AuditLog } from '../../audit/audit-log.service';
+import { GuildMembersService } from '../../guilds/guild-members.service';
 import type { BulkAddGuildMembersRequest } from './bulk-add-guild-members.dto';
 import { toBulkOperationResponse, type BulkItemOutcome } from './bulk-operation.mapper';
 import { BulkFailureCode, type BulkOperationResponse } from './bulk-operation.response';
-
-interface MemberRow {
-  user_id: string;
-  known: boolean;
-  bot: boolean;
-  /** A new membership row. */
-  inserted: boolean;
-  /** An existing member who was missing some of the roles. */
-  roles_added: boolean;
-}
-
-// One statement for the whole batch. Users are locked against deletion (KEY SHARE) for the
-// foreign keys; an existing member keeps their roles and gains the missing requested ones (the
-// WHERE skips members that already hold them all, so they are not rewritten). `xmax = 0` tells a
-// fresh insert from a conflict update.
-const ADD_MEMBERS = `
-  WITH eligible AS (
-    SELECT u.id FROM users u WHERE u.id = ANY($2::bigint[]) AND NOT u.bot FOR KEY SHARE
-  ), upserted AS (
-    INSERT INTO guild_members AS m (guild_id, user_id, roles, joined_at)
-    SELECT $1, e.id, $3::bigint[], now() FROM eligible e
-    ON CONFLICT (guild_id, user_id) DO UPDATE
-       SET roles = m.roles || ARRAY(SELECT r FROM unnest(EXCLUDED.roles) r WHERE r <> ALL (m.roles))
-     WHERE NOT m.roles @> EXCLUDED.roles
-    RETURNING m.user_id, (m.xmax = 0) AS inserted
-  )
-  SELECT w.user_id::text AS user_id,
-         u.id IS NOT NULL AS known,
-         COALESCE(u.bot, false) AS bot,
-         COALESCE(up.inserted, false) AS inserted,
-         COALESCE(NOT up.inserted, false) AS roles_added
-    FROM unnest($2::bigint[]) AS w(user_id)
-    LEFT JOIN users u ON u.id = w.user_id
-    LEFT JOIN upserted up ON up.user_id = w.user_id`;
 
 /**
  * `POST /admin/bulk/add-guild-members`: adds up to 1000 users to a guild in one transaction with
@@ -55,6 +22,7 @@ export class BulkMembersService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly audit: AuditLog,
+    private readonly members: GuildMembersService,
   ) {}
 
   async addGuildMembers(
@@ -74,7 +42,7 @@ export class BulkMembersService {
       if (!guild) throw new ApiError(ErrorCode.UnknownGuild);
       const roleIds = await this.requireGuildRoles(m, guildId, requestedRoles);
 
-      const rows = await m.query<MemberRow[]>(ADD_MEMBERS, [guildId, userIds, roleIds]);
+      const rows = await this.members.addMany(m, guildId, userIds, roleIds);
       const byId = new Map(rows.map((r) => [r.user_id, r]));
       const outcomes: BulkItemOutcome[] = userIds.map((id) => {
         const row = byId.get(id);

@@ -1,5 +1,5 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { ReauthDto } from '../../auth/mfa/dto/reauth.dto';
 import { IsVisibleText } from '../../../common/text/visible-text';
 
@@ -27,8 +27,23 @@ export class ApplicationCreateDto {
   redirect_uris?: string[] | null;
 }
 
-/** Every field of the create request, all optional; `redirect_uris` replaces the list (null clears it). */
-export class ApplicationUpdateDto extends PartialType(ApplicationCreateDto) {}
+/**
+ * Every field of the create request, all optional; `redirect_uris` replaces the list (null clears
+ * it). `flags` turns the gateway's privileged intents on or off for the bot.
+ */
+export class ApplicationUpdateDto extends PartialType(ApplicationCreateDto) {
+  /**
+   * ApplicationFlags. The owner may set only GATEWAY_GUILD_MEMBERS_LIMITED (1 << 15: the bot may
+   * ask for the GUILD_MEMBERS intent) and GATEWAY_MESSAGE_CONTENT_LIMITED (1 << 19: the
+   * MESSAGE_CONTENT intent); any other bit is refused.
+   */
+  @ApiProperty({ required: false, example: 1 << 19 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(2 ** 31 - 1)
+  flags?: number;
+}
 
 /**
  * The owner's re-authentication: `password`, or `mfa_method` + `mfa_code`; none needed within

@@ -1,0 +1,452 @@
+/**
+ * The gateway bench (`npm run bench:gateway`): Parley's real-time gateway in a production process
+ * (`node dist/src/main.js`, NODE_ENV=production) against a bare `ws` server (dist/bench/bare-ws.js)
+ * on the same runtime, in the same run. Rows (issue 21's targets):
+ *
+ * - idle identified connections: server RSS per connection with 5,000 and 10,000 connections
+ *   (target ≤ 12 KB), and with 5,000 on `compress=zlib-stream` (≤ 64 KB);
+ * - fan-out: one message to N connections, deliveries per second, vs the bare `ws` ceiling
+ *   (target ≥ 50 % with 1 KB frames);
+ * - end to end: webhook POST → MESSAGE_CREATE at one client, p50/p99, 20 posts/s with 1,000
+ *   clients in the guild: one instance (target p99 ≤ 100 ms) and two instances through Redis
+ *   (≤ 250 ms; needs BENCH_REDIS_URL);
+ * - REST with the gateway idle: `GET /v1/users/@me` req/s with 1,000 idle connections vs none
+ *   (target: ≤ 5 % loss).
+ *
+ * Knobs: BENCH_PG (a PostgreSQL server URL; a scratch database is made and dropped) or
+ * BENCH_DATABASE_URL; BENCH_REDIS_URL; BENCH_RUNTIMES=both (Node 20 and 24, as bench/run.ts);
+ * BENCH_GATEWAY_CONNECTIONS=5000,10000. Output on stdout and in bench/out/gateway-latest.md.
+ */
+import autocannon from 'autocannon';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import WebSocket from 'ws';
+import { statusBytes } from './proc';
+import {
+  appDir,
+  linkModules,
+  nodeModulesFor,
+  ROOT,
+  selectRuntimes,
+  type Runtime,
+} from './runtimes';
+import { ServerProcess } from './servers';
+
+const SECRET_KEY = 'b'.repeat(64);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+interface Fixtures {
+  token: string;
+  hookUrl: string;
+}
+
+async function json<T>(url: string, init: RequestInit & { expect?: number } = {}): Promise<T> {
+  const res = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
+  });
+  const text = await res.text();
+  if (res.status !== (init.expect ?? 200)) throw new Error(`${url}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function fixtures(base: string): Promise<Fixtures> {
+  const name = `gw_${Date.now().toString(36)}`;
+  const { token } = await json<{ token: string }>(`${base}/v1/auth/register`, {
+    method: 'POST',
+    body: JSON.stringify({
+      consent: true,
+      date_of_birth: '1990-01-01',
+      email: `${name}@bench.invalid`,
+      password: 'correct-horse-battery-staple',
+      username: name,
+    }),
+  });
+  const auth = { authorization: token };
+  const guild = await json<{ id: string }>(`${base}/v1/guilds`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'gateway bench' }),
+    expect: 201,
+  });
+  const [channel] = await json<Array<{ id: string }>>(`${base}/v1/guilds/${guild.id}/channels`, {
+    headers: auth,
+  });
+  const hook = await json<{ id: string; token: string }>(
+    `${base}/v1/channels/${channel.id}/webhooks`,
+    { method: 'POST', headers: auth, body: JSON.stringify({ name: 'bench' }), expect: 201 },
+  );
+  return { token, hookUrl: `/v1/webhooks/${hook.id}/${hook.token}` };
+}
+
+/** One client connection; counts MESSAGE_CREATE frames without parsing unless `watch` is set. */
+class Conn {
+  messages = 0;
+  /** The last sequence number seen, acknowledged by heartbeats as clients do. */
+  seq: number | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  onText: ((text: string) => void) | null = null;
+
+  private constructor(readonly ws: WebSocket) {}
+
+  static open(url: string, token: string | null): Promise<Conn> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { perMessageDeflate: false });
+      const conn = new Conn(ws);
+      let ready = false;
+      ws.on('error', reject);
+      ws.on('message', (data: Buffer, binary: boolean) => {
+        if (binary) {
+          // zlib-stream: the rows that use it only wait for READY's arrival.
+          if (!ready) {
+            ready = true;
+            if (token) ws.send(identify(token));
+            else resolve(conn);
+          } else if (token) resolve(conn);
+          return;
+        }
+        const text = data.toString();
+        if (!ready) {
+          ready = true;
+          const hello = JSON.parse(text) as { d: { heartbeat_interval: number } };
+          conn.heartbeat = setInterval(
+            () => ws.send(`{"op":1,"d":${conn.seq}}`),
+            hello.d.heartbeat_interval * 0.9,
+          );
+          conn.heartbeat.unref();
+          if (token) ws.send(identify(token));
+          else resolve(conn);
+          return;
+        }
+        const s = /^\{"op":0,"s":(\d+)/.exec(text);
+        if (s) conn.seq = Number(s[1]);
+        if (text.includes('"t":"GUILD_CREATE"')) {
+          // The first heartbeat soon after, acknowledging READY and GUILD_CREATE (discord.js
+          // sends it after a random share of the interval): the steady state of an idle client.
+          setTimeout(() => ws.send(`{"op":1,"d":${conn.seq}}`), 1_000).unref();
+          resolve(conn);
+        }
+        else if (text.includes('"t":"MESSAGE_CREATE"')) {
+          conn.messages += 1;
+          conn.onText?.(text);
+        }
+      });
+    });
+  }
+
+  /** Leaves as a client does (1000: the session ends; a cut connection would stay resumable). */
+  close(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.ws.close(1000);
+    setTimeout(() => this.ws.terminate(), 2_000).unref();
+  }
+}
+
+function identify(token: string): string {
+  return JSON.stringify({
+    op: 2,
+    d: { token, properties: { os: 'linux', browser: 'bench', device: 'bench' } },
+  });
+}
+
+async function openMany(url: string, token: string | null, n: number): Promise<Conn[]> {
+  const out: Conn[] = [];
+  for (let i = 0; i < n; i += 250) {
+    out.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(250, n - i) }, () => Conn.open(url, token)),
+      )),
+    );
+  }
+  return out;
+}
+
+const rss = (server: ServerProcess) => statusBytes(server.pid, 'VmRSS') ?? 0;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** RSS once the server has settled (V8's memory reducer gives back garbage after ~10 s idle). */
+async function quietRss(server: ServerProcess): Promise<number> {
+  await sleep(12_000);
+  return rss(server);
+}
+
+async function perConnection(
+  server: ServerProcess,
+  url: string,
+  token: string | null,
+  n: number,
+): Promise<number> {
+  const before = await quietRss(server);
+  const conns = await openMany(url, token, n);
+  const after = await quietRss(server);
+  for (const c of conns) c.close();
+  await sleep(2_000);
+  return (after - before) / n;
+}
+
+async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const until = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > until) return false;
+    await sleep(2);
+  }
+  return true;
+}
+
+const FRAME_PAD = 'x'.repeat(900); // with the message's other fields, ≈ 1 KB frames
+
+async function fanOut(
+  n: number,
+  count: number,
+  url: string,
+  token: string | null,
+  send: () => Promise<void>,
+): Promise<number> {
+  const conns = await openMany(url, token, n);
+  await sleep(1_000);
+  const total = () => conns.reduce((s, c) => s + c.messages, 0);
+  const t0 = performance.now();
+  await send();
+  const ok = await waitUntil(() => total() >= n * count, 60_000);
+  const seconds = (performance.now() - t0) / 1000;
+  for (const c of conns) c.close();
+  await sleep(1_000);
+  return ok ? (n * count) / seconds : NaN;
+}
+
+async function latency(
+  postBase: string,
+  hookUrl: string,
+  wsUrl: string,
+  token: string,
+  clients: number,
+): Promise<{ p50: number; p99: number; received: number; sent: number }> {
+  const conns = await openMany(wsUrl, token, clients);
+  const sentAt = new Map<number, number>();
+  const latencies: number[] = [];
+  conns[0].onText = (text) => {
+    const m = /"content":"lat (\d+) /.exec(text);
+    if (!m) return;
+    const t = sentAt.get(Number(m[1]));
+    if (t !== undefined) latencies.push(performance.now() - t);
+  };
+  await sleep(1_000);
+  const posts: Array<Promise<unknown>> = [];
+  const rate = 20;
+  const seconds = 10;
+  const t0 = performance.now();
+  for (let i = 0; i < rate * seconds; i++) {
+    const wait = t0 + (i * 1000) / rate - performance.now();
+    if (wait > 0) await sleep(wait);
+    sentAt.set(i, performance.now());
+    posts.push(
+      fetch(`${postBase}${hookUrl}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: `lat ${i} ${FRAME_PAD}` }),
+      }).then((r) => r.arrayBuffer()),
+    );
+  }
+  await Promise.all(posts);
+  await waitUntil(() => latencies.length >= rate * seconds, 10_000);
+  for (const c of conns) c.close();
+  await sleep(1_000);
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+  return { p50: q(0.5), p99: q(0.99), received: latencies.length, sent: rate * seconds };
+}
+
+async function meRate(base: string, token: string): Promise<number> {
+  const result = await autocannon({
+    url: `${base}/v1/users/@me`,
+    connections: 50,
+    duration: 10,
+    headers: { authorization: token },
+  });
+  return result.requests.average;
+}
+
+async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (process.env.BENCH_DATABASE_URL) {
+    return { url: process.env.BENCH_DATABASE_URL, drop: async () => undefined };
+  }
+  const server = process.env.BENCH_PG;
+  if (!server)
+    throw new Error('set BENCH_PG=postgres://postgres@127.0.0.1:5432 (or BENCH_DATABASE_URL)');
+  const name = `parley_gwbench_${process.pid}`;
+  const admin = async (sql: string) => {
+    const c = new Client({ connectionString: server });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function benchRuntime(
+  rt: Runtime,
+  cwd: string,
+  dbUrl: string,
+  work: string,
+): Promise<string[]> {
+  const rows: string[] = [];
+  const logFile = (name: string) => join(work, `${name}.log`);
+  const parleyEnv = (name: string, extra: Record<string, string> = {}) => {
+    const dataDir = join(work, `data-${name}`);
+    mkdirSync(dataDir, { recursive: true });
+    return {
+      NODE_ENV: 'production',
+      RATE_LIMITS: 'off',
+      DATA_DIR: dataDir,
+      DATABASE_URL: dbUrl,
+      SECRET_KEY,
+      SHUTDOWN_GRACE_MS: '0',
+      GATEWAY_MAX_CONNECTIONS: '0',
+      ...extra,
+    };
+  };
+  const start = (name: string, script: string, env: Record<string, string>, readyPath: string) =>
+    ServerProcess.start({ name, runtime: rt, cwd, script, env, logFile: logFile(name), readyPath });
+
+  const parley = await start('parley', 'dist/src/main.js', parleyEnv('parley'), '/v1/health/ready');
+  const bare = await start('bare-ws', 'dist/bench/bare-ws.js', { NODE_ENV: 'production' }, '/ping');
+  const ws = (s: ServerProcess, query = 'v=10&encoding=json') =>
+    `${s.url.replace('http', 'ws')}/gateway?${query}`;
+  try {
+    const fx = await fixtures(parley.url);
+    const counts = (process.env.BENCH_GATEWAY_CONNECTIONS ?? '5000,10000').split(',').map(Number);
+
+    for (const n of counts) {
+      const p = await perConnection(parley, ws(parley), fx.token, n);
+      const b = await perConnection(bare, ws(bare), null, n);
+      rows.push(
+        `| ${rt.label} | idle identified connections, RSS per connection, ${n.toLocaleString('en')} | ${kb(p)} | ${kb(b)} | ≤ 12 KB | ${p <= 12 * 1024 ? 'met' : 'missed'} |`,
+      );
+      say(rows[rows.length - 1]);
+    }
+    const z = await perConnection(
+      parley,
+      ws(parley, 'v=10&encoding=json&compress=zlib-stream'),
+      fx.token,
+      counts[0],
+    );
+    rows.push(
+      `| ${rt.label} | idle identified connections, zlib-stream, RSS per connection, ${counts[0].toLocaleString('en')} | ${kb(z)} | – | ≤ 64 KB | ${z <= 64 * 1024 ? 'met' : 'missed'} |`,
+    );
+    say(rows[rows.length - 1]);
+
+    const fanN = 1_000;
+    const fanCount = 50;
+    const parleyFan = await fanOut(fanN, fanCount, ws(parley), fx.token, async () => {
+      await Promise.all(
+        Array.from({ length: fanCount }, (_, i) =>
+          fetch(`${parley.url}${fx.hookUrl}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ content: `fan ${i} ${FRAME_PAD}` }),
+          }).then((r) => r.arrayBuffer()),
+        ),
+      );
+    });
+    const bareFan = await fanOut(fanN, fanCount, ws(bare), null, async () => {
+      await fetch(`${bare.url}/broadcast?count=${fanCount}&bytes=1024`, { method: 'POST' });
+    });
+    const share = parleyFan / bareFan;
+    rows.push(
+      `| ${rt.label} | fan-out, ${fanCount} messages (≈ 1 KB frames) to ${fanN.toLocaleString('en')} connections, deliveries/s | ${Math.round(parleyFan).toLocaleString('en')} (${(share * 100).toFixed(0)} % of bare) | ${Math.round(bareFan).toLocaleString('en')} | ≥ 50 % of bare | ${share >= 0.5 ? 'met' : 'missed'} |`,
+    );
+    say(rows[rows.length - 1]);
+
+    const one = await latency(parley.url, fx.hookUrl, ws(parley), fx.token, 1_000);
+    rows.push(
+      `| ${rt.label} | webhook POST → MESSAGE_CREATE, 20 posts/s, 1,000 clients, one instance: p50 / p99 (${one.received}/${one.sent} received) | ${one.p50.toFixed(1)} / ${one.p99.toFixed(1)} ms | – | p99 ≤ 100 ms | ${one.p99 <= 100 ? 'met' : 'missed'} |`,
+    );
+    say(rows[rows.length - 1]);
+
+    const idleBefore = await meRate(parley.url, fx.token);
+    const idle = await openMany(ws(parley), fx.token, 1_000);
+    await sleep(2_000);
+    const idleWith = await meRate(parley.url, fx.token);
+    for (const c of idle) c.close();
+    const loss = 1 - idleWith / idleBefore;
+    rows.push(
+      `| ${rt.label} | GET /v1/users/@me req/s, no gateway connections → 1,000 idle ones | ${Math.round(idleBefore).toLocaleString('en')} → ${Math.round(idleWith).toLocaleString('en')} (${(loss * 100).toFixed(1)} % loss) | – | ≤ 5 % loss | ${loss <= 0.05 ? 'met' : 'missed'} |`,
+    );
+    say(rows[rows.length - 1]);
+
+    const redis = process.env.BENCH_REDIS_URL;
+    if (redis) {
+      const a = await start(
+        'parley-a',
+        'dist/src/main.js',
+        parleyEnv('a', { REDIS_URL: redis }),
+        '/v1/health/ready',
+      );
+      const b = await start(
+        'parley-b',
+        'dist/src/main.js',
+        parleyEnv('b', { REDIS_URL: redis }),
+        '/v1/health/ready',
+      );
+      try {
+        const two = await latency(a.url, fx.hookUrl, ws(b), fx.token, 1_000);
+        rows.push(
+          `| ${rt.label} | the same, posted on instance A, received on B through Redis: p50 / p99 (${two.received}/${two.sent} received) | ${two.p50.toFixed(1)} / ${two.p99.toFixed(1)} ms | – | p99 ≤ 250 ms | ${two.p99 <= 250 ? 'met' : 'missed'} |`,
+        );
+        say(rows[rows.length - 1]);
+      } finally {
+        await a.stop();
+        await b.stop();
+      }
+    }
+  } finally {
+    await parley.stop();
+    await bare.stop();
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const runtimes = selectRuntimes();
+  const work = mkdtempSync(join(tmpdir(), 'parley-gwbench-'));
+  const db = await scratchDatabase();
+  const rows: string[] = [];
+  try {
+    for (const [i, rt] of runtimes.entries()) {
+      say(`${rt.label} (${rt.version}, ${rt.execPath})`);
+      const cwd = appDir(join(work, `app-${i}`));
+      linkModules(cwd, nodeModulesFor(rt));
+      rows.push(...(await benchRuntime(rt, cwd, db.url, work)));
+    }
+  } finally {
+    await db.drop().catch(() => undefined);
+    if (!process.env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
+  }
+  const table = [
+    '| runtime | row | Parley | bare `ws` | target | |',
+    '|---|---|---:|---:|---|---|',
+    ...rows,
+  ].join('\n');
+  mkdirSync(join(ROOT, 'bench', 'out'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'out', 'gateway-latest.md'), `${table}\n`);
+  say(`\n${table}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { EmbedDto } from './embed.dto';
+
+/** What an author may change; a field left out stays. The result needs content or an embed. */
+export class EditMessageDto {
+  /** New text, at most 2000 characters. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  content?: string;
+
+  /** New embeds (replace the old ones), up to 10. */
+  @ApiProperty({ required: false, type: [EmbedDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsObject({ each: true })
+  embeds?: EmbedDto[];
+}

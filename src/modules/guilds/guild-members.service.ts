@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
+import { RealtimeEvents } from '../../infra/events/realtime-events';
+import type { RealtimeEvent } from '../../infra/events/realtime-event';
+import { UserEntity } from '../users/user.entity';
+import { toUserPartial } from '../users/user.mapper';
+import { GuildMemberEntity } from './guild-member.entity';
+import { toGatewayMember } from './realtime.mapper';
+
+/** What the bulk add did for one requested user. */
+export interface BulkMemberRow {
+  user_id: string;
+  known: boolean;
+  bot: boolean;
+  /** A new membership row. */
+  inserted: boolean;
+  /** An existing member who was missing some of the roles. */
+  roles_added: boolean;
+}
+
+// One statement for the whole batch. Users are locked against deletion (KEY SHARE) for the
+// foreign keys; an existing member keeps their roles and gains the missing requested ones (the
+// WHERE skips members that already hold them all, so they are not rewritten). `xmax = 0` tells a
+// fresh insert from a conflict update.
+const ADD_MEMBERS = `
+  WITH eligible AS (
+    SELECT u.id FROM users u WHERE u.id = ANY($2::bigint[]) AND NOT u.bot FOR KEY SHARE
+  ), upserted AS (
+    INSERT INTO guild_members AS m (guild_id, user_id, roles, joined_at)
+    SELECT $1, e.id, $3::bigint[], now() FROM eligible e
+    ON CONFLICT (guild_id, user_id) DO UPDATE
+       SET roles = m.roles || ARRAY(SELECT r FROM unnest(EXCLUDED.roles) r WHERE r <> ALL (m.roles))
+     WHERE NOT m.roles @> EXCLUDED.roles
+    RETURNING m.user_id, (m.xmax = 0) AS inserted
+  )
+  SELECT w.user_id::text AS user_id,
+         u.id IS NOT NULL AS known,
+         COALESCE(u.bot, false) AS bot,
+         COALESCE(up.inserted, false) AS inserted,
+         COALESCE(NOT up.inserted, false) AS roles_added
+    FROM unnest($2::bigint[]) AS w(user_id)
+    LEFT JOIN users u ON u.id = w.user_id
+    LEFT JOIN upserted up ON up.user_id = w.user_id`;
+
+/**
+ * The one owner of guild memberships: every member is added, re-roled and removed here, and each
+ * change publishes its realtime event once committed (GUILD_MEMBER_ADD/UPDATE/REMOVE; the gateway
+ * turns them into GUILD_CREATE/GUILD_DELETE for the member's own sessions). Callers check
+ * permissions; these methods write inside the caller's transaction.
+ */
+@Injectable()
+export class GuildMembersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: RealtimeEvents,
+  ) {}
+
+  /** Adds a member unless they already are one; returns the new row, or null. */
+  async add(
+    m: EntityManager,
+    guildId: string,
+    user: UserEntity,
+    roles: string[] = [],
+  ): Promise<GuildMemberEntity | null> {
+    const member = m.create(GuildMemberEntity, {
+      guildId,
+      userId: user.id,
+      roles,
+      joinedAt: new Date(),
+    });
+    const res = await m
+      .createQueryBuilder()
+      .insert()
+      .into(GuildMemberEntity)
+      .values(member)
+      .orIgnore()
+      .returning(['guild_id'])
+      .execute();
+    if ((res.raw as unknown[]).length === 0) return null;
+    this.events.publish(m, [memberEvent('GUILD_MEMBER_ADD', member, user)]);
+    return member;
+  }
+
+  /** Replaces a member's roles (besides @everyone). */
+  async setRoles(
+    m: EntityManager,
+    guildId: string,
+    userId: string,
+    roles: string[],
+  ): Promise<void> {
+    await m.update(GuildMemberEntity, { guildId, userId }, { roles });
+    const member = await m.findOne(GuildMemberEntity, {
+      where: { guildId, userId },
+      relations: { user: true },
+    });
+    if (member?.user) {
+      this.events.publish(m, [memberEvent('GUILD_MEMBER_UPDATE', member, member.user)]);
+    }
+  }
+
+  /**
+   * Adds many users at once (the admin bulk add): one statement; existing members gain the
+   * missing `roleIds`. Bot users and unknown ids are reported, not added.
+   */
+  async addMany(
+    m: EntityManager,
+    guildId: string,
+    userIds: string[],
+    roleIds: string[],
+  ): Promise<BulkMemberRow[]> {
+    const rows = await m.query<BulkMemberRow[]>(ADD_MEMBERS, [guildId, userIds, roleIds]);
+    const changed = rows.filter((r) => r.inserted || r.roles_added).map((r) => r.user_id);
+    if (changed.length > 0) {
+      const members = await m.find(GuildMemberEntity, {
+        where: { guildId, userId: In(changed) },
+        relations: { user: true },
+      });
+      const inserted = new Set(rows.filter((r) => r.inserted).map((r) => r.user_id));
+      this.events.publish(
+        m,
+        members.flatMap((member) =>
+          member.user
+            ? [
+                memberEvent(
+                  inserted.has(member.userId) ? 'GUILD_MEMBER_ADD' : 'GUILD_MEMBER_UPDATE',
+                  member,
+                  member.user,
+                ),
+              ]
+            : [],
+        ),
+      );
+    }
+    return rows;
+  }
+
+  /** Removes a member; false when they were not one. */
+  async remove(guildId: string, userId: string): Promise<boolean> {
+    return this.dataSource.transaction(async (m) => {
+      const member = await m.findOne(GuildMemberEntity, {
+        where: { guildId, userId },
+        relations: { user: true },
+      });
+      if (!member) return false;
+      await m.delete(GuildMemberEntity, { guildId, userId });
+      if (member.user) {
+        this.events.publish(m, [
+          {
+            t: 'GUILD_MEMBER_REMOVE',
+            guildId,
+            userId,
+            d: { guild_id: guildId, user: toUserPartial(member.user) },
+          },
+        ]);
+      }
+      return true;
+    });
+  }
+}
+
+function memberEvent(
+  t: 'GUILD_MEMBER_ADD' | 'GUILD_MEMBER_UPDATE',
+  member: GuildMemberEntity,
+  user: UserEntity,
+): RealtimeEvent {
+  return {
+    t,
+    guildId: member.guildId,
+    userId: member.userId,
+    d: toGatewayMember(toUserPartial(user), member.roles, member.joinedAt, member.guildId),
+  };
+}

@@ -1,0 +1,107 @@
+import type { UserPartialResponse } from '../users/user.response';
+import type { ChannelEntity } from './channel.entity';
+import type { GuildRoleEntity } from './guild-role.entity';
+import type { GuildEntity } from './guild.entity';
+
+/**
+ * The gateway's shapes of Parley's objects: Discord's, with every field bot libraries read
+ * (discord.js iterates arrays and reads many fields unconditionally, so features Parley lacks are
+ * empty arrays, zero or null rather than absent).
+ */
+
+export type Payload = Record<string, unknown>;
+
+export function toGatewayChannel(c: ChannelEntity): Payload {
+  return {
+    id: c.id,
+    type: c.type,
+    guild_id: c.guildId,
+    name: c.name,
+    position: c.position,
+    permission_overwrites: [],
+    nsfw: false,
+    topic: null,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    parent_id: null,
+    flags: 0,
+  };
+}
+
+export function toGatewayRole(r: GuildRoleEntity): Payload {
+  return {
+    id: r.id,
+    name: r.name,
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    position: r.position,
+    permissions: r.permissions,
+    managed: false,
+    mentionable: false,
+    flags: 0,
+  };
+}
+
+export function toGatewayMember(
+  user: UserPartialResponse,
+  roles: string[],
+  joinedAt: Date,
+  guildId?: string,
+): Payload {
+  const member: Payload = {
+    user,
+    roles,
+    joined_at: joinedAt.toISOString(),
+    nick: null,
+    avatar: null,
+    banner: null,
+    premium_since: null,
+    deaf: false,
+    mute: false,
+    flags: 0,
+    pending: false,
+    communication_disabled_until: null,
+  };
+  if (guildId) member.guild_id = guildId;
+  return member;
+}
+
+/** The guild object (GUILD_UPDATE; GUILD_CREATE adds its collections). */
+export function toGatewayGuild(g: GuildEntity): Payload {
+  return {
+    id: g.id,
+    name: g.name,
+    icon: g.icon,
+    banner: g.banner,
+    splash: null,
+    discovery_splash: null,
+    owner_id: g.ownerId,
+    description: null,
+    features: [],
+    afk_channel_id: null,
+    afk_timeout: 300,
+    system_channel_id: null,
+    system_channel_flags: 0,
+    rules_channel_id: null,
+    public_updates_channel_id: null,
+    safety_alerts_channel_id: null,
+    verification_level: 0,
+    default_message_notifications: 0,
+    explicit_content_filter: 0,
+    mfa_level: 0,
+    nsfw_level: 0,
+    premium_tier: 0,
+    premium_subscription_count: 0,
+    premium_progress_bar_enabled: false,
+    preferred_locale: 'en-US',
+    vanity_url_code: null,
+    application_id: null,
+    max_members: 250_000,
+    max_video_channel_users: 0,
+    emojis: [],
+    stickers: [],
+  };
+}
