@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -9,6 +9,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -31,6 +32,8 @@ import { freePort } from '../common/http/free-port';
  */
 export interface EmbeddedPostgresHandle {
   url: string;
+  /** Where the cluster is: `dataDir`, or where the server user can reach it (reachableClusterDir). */
+  dataDir: string;
   port: number;
   pid: number;
   /** Fast shutdown (SIGINT): active transactions roll back, the server checkpoints and exits. */
@@ -55,7 +58,12 @@ export interface EmbeddedPostgresOptions {
   attach?: boolean;
   /** Called once the server process has been spawned (before it is ready). */
   onSpawned?: () => void;
+  /** Where clusters the server user cannot keep in `dataDir` go (reachableClusterDir). */
+  clusterHome?: string;
 }
+
+/** As root, where a cluster goes when the user "postgres" cannot enter its data folder. */
+export const DEFAULT_CLUSTER_HOME = '/var/lib/parley';
 
 export const EMBEDDED_DATABASE = 'parley';
 const SUPERUSER = 'postgres';
@@ -235,6 +243,52 @@ function assertReachable(dataDir: string, owner: Owner): void {
 }
 
 /**
+ * As root, the server runs as `postgres`, which must be able to enter every folder above its data
+ * directory. When it cannot (a clone under /root, or under a 0700 folder), the cluster goes to
+ * `<clusterHome>/postgres-<hash of the data directory's path>` instead — durable, unlike a temp
+ * folder — and `<dataDir>.location` records where, so that every later start of this DATA_DIR
+ * uses the same cluster. A cluster already in `dataDir` (made by a non-root run) stays there.
+ */
+export function reachableClusterDir(
+  dataDir: string,
+  owner: Owner | null,
+  log: EmbeddedPostgresOptions['log'],
+  clusterHome = DEFAULT_CLUSTER_HOME,
+): string {
+  if (!owner || existsSync(join(dataDir, 'PG_VERSION'))) return dataDir;
+  const marker = `${dataDir}.location`;
+  let target: string;
+  if (existsSync(marker)) {
+    target = readFileSync(marker, 'utf8').trim();
+  } else {
+    const blocked = blockedFolderAbove(dataDir, owner);
+    if (blocked === null) return dataDir;
+    mkdirSync(dirname(dataDir), { recursive: true, mode: 0o700 });
+    const id = createHash('sha256')
+      .update(realpathSync(dirname(dataDir)))
+      .digest('hex');
+    target = join(clusterHome, `postgres-${id.slice(0, 16)}`);
+    log?.(
+      'warn',
+      `the embedded PostgreSQL runs as the OS user "postgres" (it refuses to run as root), ` +
+        `which cannot enter ${blocked}: this DATA_DIR's cluster goes to ${target} ` +
+        `(recorded in ${marker})`,
+    );
+    writeFileSync(marker, target + '\n', { mode: 0o600 });
+  }
+  mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
+  const home = statSync(dirname(target));
+  if (home.uid !== 0 || (home.mode & 0o022) !== 0) {
+    throw new Error(
+      `${dirname(target)} is not owned by root or is writable by others: fix or remove it`,
+    );
+  }
+  assertReachable(target, owner);
+  log?.('info', `this DATA_DIR's cluster is in ${target} (${marker})`);
+  return target;
+}
+
+/**
  * As root, the binaries must be executable by `postgres` too. When the app is installed where
  * that user cannot enter (a checkout under a 0700 folder), they are copied once into
  * `<tmpdir>/parley-postgres-<version>`, owned by root and not writable by anyone else.
@@ -396,6 +450,7 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgresHandle> {
   const owner = serverUser(opts.log);
   const bin = binariesReachableBy(embeddedBinaries(), owner, opts.log);
+  opts = { ...opts, dataDir: reachableClusterDir(opts.dataDir, owner, opts.log, opts.clusterHome) };
   const versionFile = join(opts.dataDir, 'PG_VERSION');
   const password = readOrCreatePassword(opts.passwordFile);
   let fresh = false;
@@ -413,6 +468,7 @@ export async function startEmbeddedPostgres(
       // The operator CLI next to a running server: use that server, never stop it.
       return {
         url: `postgres://${SUPERUSER}:${password}@127.0.0.1:${inUse.port}/${EMBEDDED_DATABASE}`,
+        dataDir: opts.dataDir,
         port: inUse.port,
         pid: inUse.pid,
         stop: () => Promise.resolve(),
@@ -454,6 +510,7 @@ export async function startEmbeddedPostgres(
     process.once('exit', stopOnExit);
     return {
       url,
+      dataDir: opts.dataDir,
       port,
       pid: child.pid ?? -1,
       stop: () =>

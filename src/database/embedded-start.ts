@@ -41,7 +41,9 @@ export async function startEmbedded(
       else logger.debug(message);
     },
   });
-  logger.log(`embedded PostgreSQL in ${dir} on 127.0.0.1:${handle.port}, pid ${handle.pid}`);
+  logger.log(
+    `embedded PostgreSQL in ${handle.dataDir} on 127.0.0.1:${handle.port}, pid ${handle.pid}`,
+  );
   return handle;
 }
 
@@ -50,15 +52,22 @@ let prestarted: Promise<EmbeddedPostgresHandle | null> | undefined;
 /**
  * main.ts starts the embedded server before it loads the application's modules, so PostgreSQL
  * starts while Node compiles them (most of a restart's time) instead of after. Resolves once the
- * server process is spawned (or the start failed: the failure is reported where the app takes
- * the server, as without a prestart).
+ * server process is spawned, or the start failed (then `onFailure` runs).
  */
-export function prestartEmbedded(config: AppConfig): Promise<void> {
+export function prestartEmbedded(
+  config: AppConfig,
+  onFailure: (err: Error) => void,
+): Promise<void> {
   return new Promise<void>((spawned) => {
     prestarted = startEmbedded(config, {}, spawned);
+    // First in line: main.ts reports the failure once and exits, before the module that waits
+    // for this server logs it again and Nest goes on initialising the modules it can.
     prestarted.then(
       () => spawned(),
-      () => spawned(),
+      (err: Error) => {
+        onFailure(err);
+        spawned();
+      },
     );
   });
 }

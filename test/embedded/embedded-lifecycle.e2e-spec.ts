@@ -159,25 +159,47 @@ describe('embedded PostgreSQL life cycle', () => {
     rmSync(other, { recursive: true, force: true });
   });
 
-  it('as root, names a data folder the server user cannot enter (otherwise starts there)', async () => {
+  it('as root, keeps the cluster of a DATA_DIR the server user cannot enter where it can, durably', async () => {
     const locked = mkdtempSync(join(tmpdir(), 'parley-embedded-locked-'));
-    chmodSync(locked, 0o700);
-    const start = startEmbeddedPostgres({
-      dataDir: join(locked, 'data', 'postgres'),
-      passwordFile: join(locked, 'postgres.password'),
-      ephemeral: true,
-    });
-    if (process.getuid?.() === 0) {
-      await expect(start).rejects.toThrow(
-        new RegExp(
-          `OS user "postgres" .* cannot enter ${locked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
-        ),
-      );
-    } else {
-      const h = await start;
-      expect(await query(h.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
-      await h.stop();
+    const home = mkdtempSync(join(tmpdir(), 'parley-cluster-home-'));
+    chmodSync(home, 0o755);
+    try {
+      expect(statSync(locked).mode & 0o777).toBe(0o700);
+      const logs: string[] = [];
+      const start = () =>
+        startEmbeddedPostgres({
+          dataDir: join(locked, 'data', 'postgres'),
+          passwordFile: join(locked, 'data', 'postgres.password'),
+          clusterHome: home,
+          log: (level, m) => logs.push(`${level} ${m}`),
+        });
+      const first = await start();
+      await query(first.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$here$$)');
+      await first.stop();
+      const second = await start();
+      try {
+        expect(await query(second.url, 'SELECT v FROM kept')).toEqual([{ v: 'here' }]);
+        expect(second.dataDir).toBe(first.dataDir);
+        if (process.getuid?.() === 0) {
+          // Outside the closed folder, owned by the server user, named after this DATA_DIR.
+          expect(first.dataDir).toMatch(new RegExp(`^${home}/postgres-[0-9a-f]{16}$`));
+          expect(statSync(first.dataDir).uid).toBe(serverUser(undefined)!.uid);
+          expect(readFileSync(join(locked, 'data', 'postgres.location'), 'utf8').trim()).toBe(
+            first.dataDir,
+          );
+          // Said once, with where and why.
+          const said = logs.filter((l) => l.startsWith('warn') && l.includes(first.dataDir));
+          expect(said).toHaveLength(1);
+          expect(said[0]).toContain(`cannot enter ${locked}`);
+        } else {
+          expect(first.dataDir).toBe(join(locked, 'data', 'postgres'));
+        }
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(locked, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     }
-    rmSync(locked, { recursive: true, force: true });
   });
 });
