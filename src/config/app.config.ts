@@ -26,6 +26,27 @@ export class AppConfig {
    * instance cannot be downloaded through another.
    */
   readonly blobDir: string;
+  /**
+   * Prometheus metrics: off (port null) unless METRICS_PORT is set; then served at `/metrics` on
+   * METRICS_HOST (loopback unless it says otherwise), never on the API's port. 0 = a free port.
+   */
+  readonly metrics: { port: number | null; host: string };
+  /**
+   * Where blobs go: `local` (files under blobDir, one instance or a shared volume) or `s3` (an
+   * S3-compatible bucket every instance reads and writes). Credentials null: the AWS SDK's
+   * default chain (environment, instance role).
+   */
+  readonly blobs: {
+    kind: 'local' | 's3';
+    s3: {
+      endpoint: string | null;
+      region: string;
+      bucket: string;
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+      forcePathStyle: boolean;
+    } | null;
+  };
   /** `url` null = the embedded PostgreSQL in DATA_DIR/postgres (on `embeddedPort`, 0 = a free port). */
   readonly database: { url: string | null; poolSize: number; embeddedPort: number };
   readonly redisUrl: string | null;
@@ -117,6 +138,32 @@ export class AppConfig {
     this.webAppUrl = (env.WEB_APP_URL ?? this.publicUrl).replace(/\/+$/, '');
     this.dataDir = resolve(env.DATA_DIR ?? './data');
     this.blobDir = env.BLOB_DIR ? resolve(env.BLOB_DIR) : this.dataDir;
+    this.metrics = { port: env.METRICS_PORT ?? null, host: env.METRICS_HOST ?? '127.0.0.1' };
+    if (this.metrics.port !== null && this.metrics.port === this.port && this.port !== 0) {
+      throw new Error('Invalid configuration:\n  METRICS_PORT must differ from PORT');
+    }
+    this.blobs = { kind: (env.BLOB_STORAGE as 'local' | 's3') ?? 'local', s3: null };
+    if (this.blobs.kind === 's3') {
+      const missing = [
+        env.S3_BUCKET ? null : 'S3_BUCKET',
+        !env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY
+          ? 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together'
+          : null,
+      ].filter((m): m is string => m !== null);
+      if (missing.length > 0) {
+        throw new Error(
+          `Invalid configuration:\n${missing.map((k) => `  BLOB_STORAGE=s3 needs ${k}`).join('\n')}`,
+        );
+      }
+      this.blobs.s3 = {
+        endpoint: env.S3_ENDPOINT ?? null,
+        region: env.S3_REGION ?? 'us-east-1',
+        bucket: env.S3_BUCKET!,
+        accessKeyId: env.S3_ACCESS_KEY_ID ?? null,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? null,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+      };
+    }
     this.database = {
       url: env.DATABASE_URL ?? null,
       poolSize: env.DATABASE_POOL_SIZE ?? 10,

@@ -33,6 +33,17 @@ export class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) EMBEDDED_DB_PORT?: number;
   @IsOptional() @IsString() @MinLength(1) DATA_DIR?: string;
   @IsOptional() @IsString() @MinLength(1) BLOB_DIR?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
+  @IsOptional() @IsString() @MinLength(1) METRICS_HOST?: string;
+  @IsOptional() @IsIn(['local', 's3']) BLOB_STORAGE?: string;
+  @IsOptional() @IsUrl(url) S3_ENDPOINT?: string;
+  @IsOptional() @IsString() @MinLength(1) S3_REGION?: string;
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be an S3 bucket name' })
+  S3_BUCKET?: string;
+  @IsOptional() @IsString() @MinLength(1) S3_ACCESS_KEY_ID?: string;
+  @IsOptional() @IsString() @MinLength(1) S3_SECRET_ACCESS_KEY?: string;
+  @IsOptional() @IsIn(['true', 'false']) S3_FORCE_PATH_STYLE?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
   @IsOptional()
   @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })

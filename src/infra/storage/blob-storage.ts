@@ -4,8 +4,8 @@ import type { Readable } from 'node:stream';
 import { dirname, join, normalize, sep } from 'node:path';
 
 /**
- * Where binary blobs (assets, archives) live. Keys are relative, slash-separated paths. The local
- * disk implementation is the default; an S3-compatible one can implement the same port later.
+ * Where binary blobs (assets, archives) live. Keys are relative, slash-separated paths. Local disk
+ * (below) is the default; s3-blob-storage.ts keeps them in an S3-compatible bucket.
  */
 export abstract class BlobStorage {
   abstract put(key: string, data: Buffer): Promise<void>;
@@ -17,6 +17,19 @@ export abstract class BlobStorage {
   abstract putFile(key: string, sourcePath: string): Promise<void>;
   /** A streaming read of a blob with its size, or null when there is no such blob. */
   abstract open(key: string): Promise<{ stream: Readable; size: number } | null>;
+}
+
+/** A key is relative and slash-separated, with no empty, `.` or `..` segment. */
+export function assertBlobKey(key: string): string {
+  const segments = key.split('/');
+  if (
+    key.length === 0 ||
+    key.length > 512 ||
+    segments.some((p) => p === '' || p === '.' || p === '..')
+  ) {
+    throw new Error(`invalid blob key ${key}`);
+  }
+  return key;
 }
 
 export interface BlobInfo {
@@ -55,6 +68,7 @@ export class LocalBlobStorage extends BlobStorage {
   }
 
   path(key: string): string {
+    assertBlobKey(key);
     const full = normalize(join(this.root, key));
     if (!full.startsWith(normalize(this.root) + sep)) throw new Error(`invalid blob key ${key}`);
     return full;
