@@ -13,6 +13,7 @@ import { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule, DatabaseModuleOptions } from './database/database.module';
 import { EventsModule } from './infra/events/events.module';
+import { MetricsModule } from './infra/metrics/metrics.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { HealthModule } from './modules/health/health.module';
@@ -62,6 +63,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        MetricsModule,
         CommonModule,
         RedisModule,
         RateLimitModule,

@@ -4,13 +4,14 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { DestinationStream, Logger as Pino } from 'pino';
 import { AppModule } from './app.module';
 import { createRootLogger, PinoNestLogger } from './common/http/logging';
-import type { HttpPlatform } from './common/http/platform/http-platform';
+import type { HttpPlatform, RequestObserver } from './common/http/platform/http-platform';
 import { loadHttpPlatform } from './common/http/platform/load-platform';
 import { validationExceptionFactory } from './common/errors/validation';
 import { ErrorResponse, OAuthErrorResponse, RateLimitResponse } from './common/http/error.response';
 import { finishOpenApiDocument } from './common/openapi/finish-document';
 import { DrainState } from './common/lifecycle/drain-state';
 import { AppConfig } from './config/app.config';
+import { Metrics } from './infra/metrics/metrics';
 import { IpBanGate } from './modules/bans/ip-ban-gate';
 import type { DatabaseModuleOptions } from './database/database.module';
 
@@ -54,6 +55,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<ParleyA
   return app;
 }
 
+/** The request metrics' hook, or null when metrics are off (nothing to time then). */
+function requestObserver(metrics: Metrics): RequestObserver | null {
+  if (!metrics.enabled) return null;
+  return (route, method, status, seconds) => metrics.httpRequest(route, method, status, seconds);
+}
+
 /** Everything main.ts and the tests share: the platform's hooks, prefix, pipes, Swagger. */
 function configureApp(app: ParleyApp, platform: HttpPlatform, config: AppConfig, log: Pino): void {
   if (!config.ipBans)
@@ -62,6 +69,7 @@ function configureApp(app: ParleyApp, platform: HttpPlatform, config: AppConfig,
     log,
     drain: app.get(DrainState),
     addressGate: config.ipBans ? app.get(IpBanGate) : null,
+    observe: requestObserver(app.get(Metrics)),
   });
   app.setGlobalPrefix('v1', { exclude: ['docs', 'docs/(.*)'] });
   app.useGlobalPipes(

@@ -94,6 +94,9 @@ ${down.map(q).join('\n')}
 
 async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
+  // The operator CLI is not a server: it never opens the metrics listener (a running server
+  // next to it holds METRICS_PORT).
+  delete process.env.METRICS_PORT;
   switch (command) {
     case 'migration:run':
       return withDataSource(async (ds) => {

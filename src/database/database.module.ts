@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Metrics } from '../infra/metrics/metrics';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app.config';
 import type { EmbeddedPostgresHandle } from './embedded-postgres';
@@ -66,6 +67,28 @@ class MigrationRunner implements OnModuleInit {
   }
 }
 
+/** Reports the pool's sizes to the metrics at each scrape (node-postgres Pool counters). */
+@Injectable()
+class PoolMetrics implements OnModuleInit {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly metrics: Metrics,
+  ) {}
+  onModuleInit(): void {
+    if (!this.metrics.enabled) return;
+    this.metrics.onScrape(() => {
+      const pool = (this.dataSource.driver as unknown as { master?: PoolCounters }).master;
+      if (pool) this.metrics.databasePool(pool.totalCount, pool.idleCount, pool.waitingCount);
+    });
+  }
+}
+
+interface PoolCounters {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
 /**
  * PostgreSQL through TypeORM: DATABASE_URL when set, otherwise the embedded PostgreSQL server
  * kept in DATA_DIR/postgres. Both run the same migrations; `synchronize` is never on.
@@ -104,6 +127,7 @@ export class DatabaseModule {
       providers: [
         { provide: DATABASE_OPTIONS, useValue: options },
         MigrationRunner,
+        PoolMetrics,
         DatabaseNotifications,
       ],
       exports: [TypeOrmModule, DatabaseNotifications],

@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import { Authenticator } from 'passport';
 import { Strategy as CustomStrategy } from 'passport-custom';
 import { TaggedCache } from '../cache/tagged-cache';
+import { Metrics } from '../../infra/metrics/metrics';
 import { DatabaseNotifications } from '../../database/notifications';
 import type { CredentialScheme, ParsedCredential } from './authorization-header';
 import type { Caller, ParleyRequest } from './caller';
@@ -48,7 +49,10 @@ export class CredentialResolvers implements OnModuleInit {
   /** Resolved callers by `<scheme>:<SHA-256 of the credential>`; unknown credentials are never cached. */
   readonly cache = new TaggedCache<Caller>(CACHE_ENTRIES, CACHE_TTL_MS);
 
-  constructor(private readonly notifications: DatabaseNotifications) {}
+  constructor(
+    private readonly notifications: DatabaseNotifications,
+    private readonly metrics: Metrics,
+  ) {}
 
   onModuleInit(): void {
     this.notifications.invalidateOnChange(this.cache);
@@ -86,6 +90,7 @@ export class CredentialResolvers implements OnModuleInit {
     if (!this.resolvers.has(scheme)) return null;
     const key = cacheKey(scheme, credential);
     const hit = this.cache.get(key);
+    this.metrics.credentialCache(hit !== undefined);
     if (hit) {
       this.resolvers.get(SCHEME_OF[hit.kind])?.used?.(hit);
       return hit;

@@ -14,6 +14,7 @@ import { AppConfig } from '../../config/app.config';
 import type { HttpResponse } from '../http/http-types';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
+import { Metrics } from '../../infra/metrics/metrics';
 import type { ParleyRequest } from '../auth/caller';
 import type { BucketTracker } from '../../config/rate-limit.config';
 
@@ -29,6 +30,7 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {
     super(options, storage, reflector);
   }
@@ -84,6 +86,7 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     res.header('X-RateLimit-Reset', String(resetAt));
     res.header('X-RateLimit-Bucket', name);
     if (record.isBlocked) {
+      this.metrics.rateLimited(name);
       const retryAfter = Math.max(1, record.timeToBlockExpire);
       res.header('X-RateLimit-Remaining', '0');
       res.header('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + retryAfter));

@@ -30,6 +30,7 @@ export class GatewayConnection {
     readonly ip: string | undefined,
     compress: boolean,
     private readonly onSlow: () => void,
+    private readonly onDispatch: () => void = () => undefined,
   ) {
     if (compress) {
       this.deflate = createDeflate(DEFLATE_OPTIONS);
@@ -44,6 +45,13 @@ export class GatewayConnection {
 
   send(frame: GatewayFrame): void {
     this.sendRaw(JSON.stringify(frame));
+  }
+
+  /** Sends a serialized dispatch (op 0), counted as an event sent. */
+  sendDispatch(json: string): void {
+    if (!this.open) return;
+    this.onDispatch();
+    this.sendRaw(json);
   }
 
   /** Sends an already serialized frame. */

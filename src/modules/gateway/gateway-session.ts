@@ -137,7 +137,7 @@ export class GatewaySession {
     this.seq += 1;
     this.sent.push({ s: this.seq, t, d: dJson });
     if (this.sent.length - this.head > MAX_BUFFERED_DISPATCHES) this.drop(1);
-    this.connection?.sendRaw(frame(this.seq, t, dJson));
+    this.connection?.sendDispatch(frame(this.seq, t, dJson));
   }
 
   /** READY is out: what was queued meanwhile goes now, in order. */

@@ -49,6 +49,7 @@ import {
   shardOf,
   SUPPORTED_VERSIONS,
 } from './protocol';
+import { Metrics } from '../../infra/metrics/metrics';
 
 export const GATEWAY_PATH = '/gateway';
 /** A client that has not sent a heartbeat for the interval plus this share of it is gone (4009). */
@@ -112,6 +113,7 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
     private readonly drain: DrainState,
     private readonly log: EventLog,
     @Inject(GATEWAY_SESSION_STORE) private readonly store: RedisSessionStore | null,
+    private readonly metrics: Metrics,
   ) {
     const trust = trustProxyOf(config.trustProxy);
     this.trust =
@@ -192,7 +194,13 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
     const compress = compressParam === 'zlib-stream' && this.config.gateway.compression;
     const now = Date.now();
     const state: ConnectionState = {
-      conn: new GatewayConnection(ws, ip, compress, () => this.slowConsumer(state)),
+      conn: new GatewayConnection(
+        ws,
+        ip,
+        compress,
+        () => this.slowConsumer(state),
+        () => this.metrics.gatewayDispatches(1),
+      ),
       session: null,
       authenticating: false,
       lastHeartbeat: now,
@@ -200,6 +208,7 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
       framesInWindow: 0,
     };
     this.connections.add(state);
+    this.metrics.gatewayConnections(1);
     ws.on('error', () => undefined);
     ws.on('close', (code: number) => this.onClose(state, code));
     const version = url.searchParams.get('v');
@@ -419,18 +428,21 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
     const identity = await this.authenticate(d.token);
     if (!conn.open) return;
     if (!identity) return conn.close(CloseCode.AuthenticationFailed);
-    const session =
-      this.sessions.get(d.session_id) ?? (await this.takeOver(d.session_id, identity));
+    const held = this.sessions.get(d.session_id);
+    const session = held ?? (await this.takeOver(d.session_id, identity));
     if (!conn.open) return;
     if (!session || session.identity.userId !== identity.userId || session.starting) {
+      this.metrics.gatewayResume('invalid');
       return conn.sendOp(Op.InvalidSession, false);
     }
     if ((seq as number) > session.seq) return conn.close(CloseCode.InvalidSeq);
     const frames = session.framesAfter(seq as number);
     if (!frames) {
       this.dropSession(session);
+      this.metrics.gatewayResume('invalid');
       return conn.sendOp(Op.InvalidSession, false);
     }
+    this.metrics.gatewayResume(held ? 'resumed' : 'taken_over');
     // A connection still attached (a client that reconnected without closing) gives way.
     const previous = [...this.connections].find((c) => c.session === session && c !== state);
     if (previous) {
@@ -440,7 +452,7 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
     session.connection = conn;
     session.disconnectedAt = null;
     state.session = session;
-    for (const json of frames) conn.sendRaw(json);
+    for (const json of frames) conn.sendDispatch(json);
     session.dispatch('RESUMED', '{}');
     session.markCheckpoint();
   }
@@ -548,7 +560,8 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
 
   private onClose(state: ConnectionState, code: number): void {
     state.conn.closedByPeer();
-    this.connections.delete(state);
+    if (this.connections.delete(state)) this.metrics.gatewayConnections(-1);
+    this.metrics.gatewayClose(code);
     const session = state.session;
     if (!session || session.connection !== state.conn) return;
     session.connection = null;

@@ -21,6 +21,7 @@ import { toMessageFromParts, toMessageResponse, webhookAuthor } from './guild.ma
 import type { MessageResponse } from './guild.response';
 import { MessageEntity } from './message.entity';
 import { hasPermission, Permissions } from './permissions';
+import { Metrics } from '../../infra/metrics/metrics';
 
 export const DEFAULT_MESSAGE_LIMIT = 50;
 /** At most this many distinct users are resolved from `<@id>` mentions in one message. */
@@ -104,11 +105,15 @@ export class MessagesService {
     private readonly access: GuildAccessService,
     private readonly snowflakes: SnowflakeService,
     private readonly events: RealtimeEvents,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Webhook messages posted within the same moment share one INSERT and one commit (ARCHITECTURE.md §7). */
   private readonly webhookWriter = new GroupCommit<PendingWebhookMessage, InsertedRow | null>(
-    (batch) => this.insertWebhookBatch(batch),
+    (batch) => {
+      this.metrics.groupCommitBatch('webhook_messages', batch.length);
+      return this.insertWebhookBatch(batch);
+    },
     { maxBatch: 500, maxInFlight: 4 },
   );
 

@@ -12,6 +12,7 @@ import type { HttpRequest } from '../http-types';
 import { lingerOnClose } from '../lingering-close';
 import { addRouteWords, isLogged, loggedUrlOf, requestIdOf, requestLineWriter } from '../logging';
 import { HttpPlatform, type PlatformHooks, routedUrl, trustProxyOf } from './http-platform';
+import { tracing } from '../../../infra/tracing/trace-hooks';
 
 type ExpressErrorHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => void;
 
@@ -70,12 +71,13 @@ export class ExpressPlatform extends HttpPlatform {
 
   install(app: INestApplication, hooks: PlatformHooks): void {
     const write = requestLineWriter(hooks.log);
-    const { drain } = hooks;
+    const { drain, observe } = hooks;
     const gate = hooks.addressGate;
     // One middleware, first in the chain, does what Fastify's hooks do (fastify.platform.ts).
     app.use((req: TimedRequest, res: Response, next: NextFunction) => {
       const id = requestIdOf(req);
       req.id = id;
+      if (tracing.hooks) (req as { traceId?: string }).traceId = tracing.hooks.traceId();
       res.setHeader('X-Request-Id', id);
       // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts);
       // a request answered before its body was read (a refused credential, a rate limit) closes
@@ -88,12 +90,13 @@ export class ExpressPlatform extends HttpPlatform {
         } else if (drain.draining) res.setHeader('Connection', 'close');
         return writeHead(...args);
       }) as typeof res.writeHead;
-      if (write) {
+      if (write || observe) {
         req[STARTED] = performance.now();
         // `close` follows `finish`, and also ends a response its client cut (a streamed download).
         res.once('close', () => {
-          if (!isLogged(req)) return;
-          write(req, this.loggedUrlOf(req), res.statusCode, performance.now() - req[STARTED]);
+          const ms = performance.now() - req[STARTED];
+          observe?.(this.routeOf(req) ?? 'unmatched', req.method, res.statusCode, ms / 1000);
+          if (write && isLogged(req)) write(req, this.loggedUrlOf(req), res.statusCode, ms);
         });
       }
       const url = req.url;
@@ -118,9 +121,13 @@ export class ExpressPlatform extends HttpPlatform {
   }
 
   loggedUrlOf(req: HttpRequest): string {
+    return loggedUrlOf(req, this.routeOf(req), this.wordsOfRoutes());
+  }
+
+  /** The matched route's path template, if any. */
+  routeOf(req: HttpRequest): string | undefined {
     const route = (req as unknown as Request).route as { path?: unknown } | undefined;
-    const template = typeof route?.path === 'string' ? route.path : undefined;
-    return loggedUrlOf(req, template, this.wordsOfRoutes());
+    return typeof route?.path === 'string' ? route.path : undefined;
   }
 
   /** The static segments of every route path (addRouteWords), read from the router once. */

@@ -12,6 +12,7 @@ import type { HttpRequest } from '../http-types';
 import { lingerOnClose } from '../lingering-close';
 import { addRouteWords, isLogged, loggedUrlOf, requestIdOf, requestLineWriter } from '../logging';
 import { HttpPlatform, type PlatformHooks, routedUrl, trustProxyOf } from './http-platform';
+import { tracing } from '../../../infra/tracing/trace-hooks';
 
 /**
  * Fastify registers its routes on `ready()`, which `listen()` calls. An app that is only
@@ -73,15 +74,17 @@ export class FastifyPlatform extends HttpPlatform {
     fastify.addHook('onRoute', (route) => addRouteWords(this.routeWords, route.url));
     fastify.addHook('onRequest', (req, reply, done) => {
       reply.header('X-Request-Id', req.id);
+      if (tracing.hooks) (req as { traceId?: string }).traceId = tracing.hooks.traceId();
       done();
     });
     const write = requestLineWriter(hooks.log);
+    const { observe } = hooks;
     const writeLine = (req: FastifyRequest, reply: FastifyReply): void => {
-      if (write && isLogged(req)) {
-        write(req, this.loggedUrlOf(req), reply.statusCode, reply.elapsedTime);
-      }
+      const ms = reply.elapsedTime;
+      observe?.(this.routeOf(req) ?? 'unmatched', req.method, reply.statusCode, ms / 1000);
+      if (write && isLogged(req)) write(req, this.loggedUrlOf(req), reply.statusCode, ms);
     };
-    if (write) {
+    if (write || observe) {
       fastify.addHook('onResponse', (req, reply, done) => {
         writeLine(req, reply);
         done();
@@ -100,7 +103,10 @@ export class FastifyPlatform extends HttpPlatform {
       // A streamed body (an archive download) can be cut by a client that closes its connection
       // once it has Content-Length bytes: the response then never finishes and Fastify runs no
       // onResponse hook, so its line is written on close.
-      if (write && typeof (payload as { pipe?: unknown } | null)?.pipe === 'function') {
+      if (
+        (write || observe) &&
+        typeof (payload as { pipe?: unknown } | null)?.pipe === 'function'
+      ) {
         reply.raw.once('close', () => {
           if (!reply.raw.writableFinished) writeLine(req, reply);
         });
@@ -131,16 +137,19 @@ export class FastifyPlatform extends HttpPlatform {
   }
 
   loggedUrlOf(req: HttpRequest): string {
-    const fastifyRequest = req as unknown as FastifyRequest;
+    return loggedUrlOf(req, this.routeOf(req), this.routeWords);
+  }
+
+  /**
+   * The matched route's path template, if any — read once per route (keyed by its policy object):
+   * Fastify's `routeOptions` getter builds a new object on every access.
+   */
+  routeOf(req: HttpRequest): string | undefined {
     const policy = (req as { routePolicy?: object }).routePolicy;
-    let template: string | undefined;
-    if (policy) {
-      if (this.templates.has(policy)) template = this.templates.get(policy);
-      else {
-        template = fastifyRequest.routeOptions?.url;
-        this.templates.set(policy, template);
-      }
-    }
-    return loggedUrlOf(req, template, this.routeWords);
+    if (!policy) return undefined;
+    if (this.templates.has(policy)) return this.templates.get(policy);
+    const template = (req as unknown as FastifyRequest).routeOptions?.url;
+    this.templates.set(policy, template);
+    return template;
   }
 }

@@ -16,12 +16,22 @@ export interface AddressGate {
   check(ip: string | undefined, done: (refusal?: ApiError) => void): void;
 }
 
+/** Told of every response sent: route template ("unmatched" when none), method, status, duration. */
+export type RequestObserver = (
+  route: string,
+  method: string,
+  status: number,
+  seconds: number,
+) => void;
+
 /** What a platform's hooks need from the app. */
 export interface PlatformHooks {
   log: Pino;
   drain: DrainState;
   /** Null when `IP_BANS=off`. */
   addressGate: AddressGate | null;
+  /** The request metrics; null when they are off (no METRICS_PORT). */
+  observe: RequestObserver | null;
 }
 
 /**
@@ -65,6 +75,9 @@ export abstract class HttpPlatform {
 
   /** The URL as the logs show it, every credential redacted (logging.ts redactedUrl). */
   abstract loggedUrlOf(req: HttpRequest): string;
+
+  /** The matched route's path template (`/v1/users/:id`), undefined before routing or when none matched. */
+  abstract routeOf(req: HttpRequest): string | undefined;
 }
 
 /** Root-level aliases of /v1 routes (the discovery documents live at the host's root too). */

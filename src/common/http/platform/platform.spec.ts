@@ -107,7 +107,7 @@ describe.each<HttpAdapterName>(['express', 'fastify'])('the %s platform', (name)
       platform.createAdapter({ trustProxy: false } as AppConfig),
       { logger: false, bodyParser: false },
     );
-    platform.install(app, { log, drain: app.get(DrainState), addressGate: null });
+    platform.install(app, { log, drain: app.get(DrainState), addressGate: null, observe: null });
     app.setGlobalPrefix('v1');
     await app.listen(0, '127.0.0.1');
     port = (app.getHttpServer().address() as AddressInfo).port;

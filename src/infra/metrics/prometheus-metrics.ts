@@ -1,0 +1,252 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type Counter as CounterType,
+  type Histogram as HistogramType,
+} from 'prom-client';
+import { Metrics, type ResumeOutcome } from './metrics';
+
+/** Request latency buckets, in seconds: 1 ms to 10 s. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+interface RequestSeries {
+  count: ReturnType<CounterType<string>['labels']>;
+  duration: ReturnType<HistogramType<string>['labels']>;
+}
+
+/**
+ * Prometheus metrics (prom-client) on a listener of their own — METRICS_HOST (loopback by
+ * default) : METRICS_PORT, never the API's port — in the text exposition format at `/metrics`.
+ * Label sets are bounded: route templates (not URLs), methods, statuses, bucket and queue names,
+ * close codes. The children of the per-request series are kept by key, so a request costs two
+ * increments and no label hashing.
+ */
+export class PrometheusMetrics
+  extends Metrics
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
+  override readonly enabled = true;
+  readonly registry = new Registry();
+  private readonly logger = new Logger('Metrics');
+  private server: Server | null = null;
+  private readonly readers: Array<() => Promise<void> | void> = [];
+  private readonly requestSeries = new Map<string, RequestSeries>();
+
+  private readonly requests: Counter<'route' | 'method' | 'status'>;
+  private readonly requestDuration: Histogram<'route' | 'method'>;
+  private readonly batches: Histogram<'writer'>;
+  private readonly rateLimits: Counter<'bucket'>;
+  private readonly credentials: Counter<'result'>;
+  private readonly jobFailures: Counter<'queue'>;
+  private readonly queueDepth: Gauge<'queue'>;
+  private readonly pool: Gauge<'state'>;
+  private readonly wsConnections: Gauge;
+  private readonly wsDispatches: Counter;
+  private readonly wsResumes: Counter<'outcome'>;
+  private readonly wsCloses: Counter<'code'>;
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {
+    super();
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'parley_http_requests_total',
+      help: 'HTTP responses sent, by route template, method and status',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
+    this.requestDuration = new Histogram({
+      name: 'parley_http_request_duration_seconds',
+      help: 'Time from request to response sent, by route template and method',
+      labelNames: ['route', 'method'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.batches = new Histogram({
+      name: 'parley_group_commit_batch_size',
+      help: 'Items written by one group-commit statement',
+      labelNames: ['writer'],
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
+    this.rateLimits = new Counter({
+      name: 'parley_rate_limit_rejections_total',
+      help: 'Requests refused with 429, by bucket',
+      labelNames: ['bucket'],
+      registers,
+    });
+    this.credentials = new Counter({
+      name: 'parley_credential_cache_requests_total',
+      help: 'Credential lookups, answered from the cache (hit) or the database (miss)',
+      labelNames: ['result'],
+      registers,
+    });
+    this.jobFailures = new Counter({
+      name: 'parley_job_failures_total',
+      help: 'Failed job attempts (retried while attempts remain), by queue',
+      labelNames: ['queue'],
+      registers,
+    });
+    this.queueDepth = new Gauge({
+      name: 'parley_job_queue_depth',
+      help: 'Jobs waiting in a queue (read at scrape time)',
+      labelNames: ['queue'],
+      registers,
+    });
+    this.pool = new Gauge({
+      name: 'parley_db_pool_connections',
+      help: 'PostgreSQL pool: connections open (total), idle, and requests waiting for one',
+      labelNames: ['state'],
+      registers,
+    });
+    this.wsConnections = new Gauge({
+      name: 'parley_gateway_connections',
+      help: 'Open gateway WebSocket connections',
+      registers,
+    });
+    this.wsDispatches = new Counter({
+      name: 'parley_gateway_dispatches_total',
+      help: 'Gateway dispatch events written to connections',
+      registers,
+    });
+    this.wsResumes = new Counter({
+      name: 'parley_gateway_resumes_total',
+      help: 'Gateway resumes: on this instance, taken over from another, or refused (invalid)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.wsCloses = new Counter({
+      name: 'parley_gateway_closes_total',
+      help: 'Gateway connections closed, by close code',
+      labelNames: ['code'],
+      registers,
+    });
+  }
+
+  override httpRequest(route: string, method: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = {
+        count: this.requests.labels(route, method, String(status)),
+        duration: this.requestDuration.labels(route, method),
+      };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
+  }
+
+  override groupCommitBatch(writer: string, size: number): void {
+    this.batches.labels(writer).observe(size);
+  }
+
+  override rateLimited(bucket: string): void {
+    this.rateLimits.labels(bucket).inc();
+  }
+
+  override credentialCache(hit: boolean): void {
+    this.credentials.labels(hit ? 'hit' : 'miss').inc();
+  }
+
+  override jobFailed(queue: string): void {
+    this.jobFailures.labels(queue).inc();
+  }
+
+  override gatewayConnections(delta: 1 | -1): void {
+    this.wsConnections.inc(delta);
+  }
+
+  override gatewayDispatches(count: number): void {
+    this.wsDispatches.inc(count);
+  }
+
+  override gatewayResume(outcome: ResumeOutcome): void {
+    this.wsResumes.labels(outcome).inc();
+  }
+
+  override gatewayClose(code: number): void {
+    this.wsCloses.labels(String(code)).inc();
+  }
+
+  override databasePool(total: number, idle: number, waiting: number): void {
+    this.pool.labels('total').set(total);
+    this.pool.labels('idle').set(idle);
+    this.pool.labels('waiting').set(waiting);
+  }
+
+  override jobQueueDepth(queue: string, depth: number): void {
+    this.queueDepth.labels(queue).set(depth);
+  }
+
+  override onScrape(read: () => Promise<void> | void): void {
+    this.readers.push(read);
+  }
+
+  /** The listener's address once listening (METRICS_PORT=0 picks a free port). */
+  address(): AddressInfo | null {
+    return (this.server?.address() as AddressInfo | null) ?? null;
+  }
+
+  /** The exposition text, after the scrape-time readers ran (one failing leaves its gauges as they were). */
+  async scrape(): Promise<string> {
+    await Promise.all(
+      this.readers.map(async (read) => {
+        try {
+          await read();
+        } catch (err) {
+          this.logger.warn(`a metrics reader failed: ${(err as Error).message}`);
+        }
+      }),
+    );
+    return this.registry.metrics();
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (req.method !== 'GET' || path !== '/metrics') {
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+        return;
+      }
+      this.scrape().then(
+        (text) => res.writeHead(200, { 'Content-Type': this.registry.contentType }).end(text),
+        (err: Error) =>
+          res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${err.message}\n`),
+      );
+    });
+    // A scrape holds no connection open for long; never keep the process alive for one.
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, this.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.unref();
+    this.server = server;
+    const { address, port } = server.address() as AddressInfo;
+    this.logger.log(
+      `Prometheus metrics on http://${address.includes(':') ? `[${address}]` : address}:${port}/metrics`,
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
