@@ -12,6 +12,11 @@ import { prestartEmbedded } from './database/embedded-start';
 
 async function bootstrap(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
+  // Before the app's modules are loaded, so that http, pg and ioredis are instrumented; never
+  // loaded without an endpoint (tracing.ts).
+  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    (await import('./tracing')).startTracing(process.env);
+  }
   let config: AppConfig;
   try {
     config = AppConfig.fromEnv(process.env);
@@ -31,7 +36,12 @@ async function bootstrap(): Promise<void> {
   }
   // The embedded database starts while the application's modules load (they are imported only
   // now, not at the top of this file).
-  if (!config.database.url) await prestartEmbedded(config);
+  if (!config.database.url) {
+    await prestartEmbedded(config, (err) => {
+      console.error(`the embedded PostgreSQL did not start: ${err.message}`);
+      process.exit(1);
+    });
+  }
   const { createApp } = await import('./app.setup');
   const app = await createApp();
   await app.listen(config.port, '0.0.0.0');

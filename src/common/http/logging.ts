@@ -98,7 +98,7 @@ export function requestIdOf(req: IncomingMessage): string {
 
 /** Writes the request log line of one request (see requestLineWriter). */
 export type RequestLineWriter = (
-  req: { readonly id: string; readonly method: string },
+  req: { readonly id: string; readonly method: string; readonly traceId?: string },
   url: string,
   status: number,
   ms: number,
@@ -129,6 +129,7 @@ export function requestLineWriter(log: Pino): RequestLineWriter | null {
     destination.write(
       `{"level":${level},"time":${Date.now()}${pid}${req.id}","method":"${req.method}",` +
         `"url":${JSON.stringify(url)},"status":${status},` +
+        (req.traceId ? `"trace_id":"${req.traceId}",` : '') +
         `"ms":${Math.round(ms * 10) / 10},"msg":"request"}\n`,
     );
   };

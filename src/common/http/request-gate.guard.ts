@@ -4,6 +4,8 @@ import type { ParleyRequest } from '../auth/caller';
 import { RouteAccessGuard } from '../auth/route-access.guard';
 import { ParleyThrottlerGuard } from '../rate-limit/parley-throttler.guard';
 import { BodyReader } from './body-reader';
+import { HttpPlatform } from './platform/http-platform';
+import { tracing } from '../../infra/tracing/trace-hooks';
 
 /**
  * The one global guard: what every request goes through before its handler, in this order
@@ -21,11 +23,14 @@ export class RequestGate implements CanActivate {
     private readonly throttler: ParleyThrottlerGuard,
     private readonly access: RouteAccessGuard,
     private readonly body: BodyReader,
+    private readonly platform: HttpPlatform,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ParleyRequest>();
     await this.caller.canActivate(context);
+    // With tracing on, the request's span is named after its route once the route is known.
+    if (tracing.hooks) tracing.hooks.routed(req.method, this.platform.routeOf(req) ?? 'unmatched');
     await this.throttler.canActivate(context);
     this.access.check(req);
     await this.body.read(req);

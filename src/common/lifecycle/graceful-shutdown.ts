@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DrainState } from './drain-state';
 import { withTimeout } from './with-timeout';
+import { tracing } from '../../infra/tracing/trace-hooks';
 
 export interface ShutdownOptions {
   /** How long to keep accepting and serving after the signal, readiness already answering 503. */
@@ -80,13 +81,16 @@ export class GracefulShutdown {
       return;
     }
     this.stopping = true;
-    this.shutdown(signal).then(
-      () => this.exit(0),
-      (err: unknown) => {
-        this.logger.error(`shutdown failed: ${(err as Error).message}`);
-        this.exit(1);
-      },
-    );
+    this.shutdown(signal)
+      // The spans of the last requests (tracing on), at most a few seconds' wait.
+      .then(() => flushTraces())
+      .then(
+        () => this.exit(0),
+        (err: unknown) => {
+          this.logger.error(`shutdown failed: ${(err as Error).message}`);
+          this.exit(1);
+        },
+      );
   }
 
   /** The whole sequence; resolves once the app is closed. */
@@ -163,4 +167,14 @@ export function exitOnSignalUntilListening(
     process.removeListener('SIGTERM', handler);
     process.removeListener('SIGINT', handler);
   };
+}
+
+/** Sends the spans still buffered when tracing is on; never waits more than 3 s. */
+async function flushTraces(): Promise<void> {
+  const hooks = tracing.hooks;
+  if (!hooks) return;
+  await Promise.race([
+    hooks.flush().catch(() => undefined),
+    new Promise((r) => setTimeout(r, 3_000).unref()),
+  ]);
 }

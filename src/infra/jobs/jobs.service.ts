@@ -9,6 +9,8 @@ import PgBoss from 'pg-boss';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { AppConfig } from '../../config/app.config';
+import { Metrics } from '../metrics/metrics';
+import { tracing } from '../tracing/trace-hooks';
 
 /** A job as a handler receives it (pg-boss metadata included, e.g. to know the last attempt). */
 export type JobOf<T> = PgBoss.JobWithMetadata<T>;
@@ -79,6 +81,7 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Declares a queue and its worker (call from onModuleInit). */
@@ -107,6 +110,11 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
     boss.on('error', (err: Error) => this.logger.warn(`pg-boss: ${err.message}`));
     await boss.start();
     this.boss = boss;
+    this.metrics.onScrape(async () => {
+      for (const name of this.queues.keys()) {
+        this.metrics.jobQueueDepth(name, await boss.getQueueSize(name));
+      }
+    });
     // Instances starting together on a new database would create the same queues at once, and
     // pg-boss's createQueue (a partition per queue) deadlocks then: one instance at a time.
     await this.withQueueLock(async () => {
@@ -137,7 +145,15 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
         queue.name,
         { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: POLL_SECONDS },
         async ([job]) => {
-          if (job) await queue.handler(job);
+          if (!job) return;
+          try {
+            const hooks = tracing.hooks;
+            if (hooks) await hooks.job(queue.name, () => queue.handler(job));
+            else await queue.handler(job);
+          } catch (err) {
+            this.metrics.jobFailed(queue.name);
+            throw err;
+          }
         },
       );
       this.workerIds.set(queue.name, workerId);
