@@ -33,4 +33,26 @@ export abstract class EventLog {
   abstract range(afterId: string): Promise<LoggedEvent[] | null>;
 
   abstract close(): Promise<void>;
+
+  private readonly gapListeners = new Set<() => void>();
+
+  /**
+   * Calls `listener` whenever events may have been lost: an append of this instance failed, or
+   * this instance could not read the log for a while (Redis away or restarted — another
+   * instance's appends may have failed meanwhile). Returns the unsubscribe.
+   */
+  onGap(listener: () => void): () => void {
+    this.gapListeners.add(listener);
+    return () => this.gapListeners.delete(listener);
+  }
+
+  /** Tells the gap listeners (see onGap). */
+  protected gap(): void {
+    for (const listener of this.gapListeners) listener();
+  }
+
+  /** An append failed: its events are lost (the write they follow is committed). */
+  appendFailed(): void {
+    this.gap();
+  }
 }

@@ -95,6 +95,7 @@ export class RealtimeEvents implements OnModuleInit {
   private send(events: RealtimeEvent[]): void {
     this.log.append(events).catch((err: Error) => {
       this.logger.warn(`${events.length} realtime event(s) not published: ${err.message}`);
+      this.log.appendFailed();
     });
   }
 }

@@ -124,8 +124,13 @@ export class RedisEventLog extends EventLog {
           this.stream,
           lastId,
         );
-        if (failing) this.logger.log(`reading ${this.stream} again`);
-        failing = false;
+        if (failing) {
+          this.logger.log(`reading ${this.stream} again`);
+          // While this instance could not read, others may have failed to append (or Redis
+          // restarted empty): what was lost cannot be known, so the sessions are told.
+          failing = false;
+          this.gap();
+        }
         const entries: StreamEntry[] = reply?.[0]?.[1] ?? [];
         if (entries.length === 0) continue;
         lastId = entries[entries.length - 1][0];

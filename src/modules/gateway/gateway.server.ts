@@ -94,6 +94,7 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
   private readonly trust: ((addr: string, i: number) => boolean) | null;
   private sweep: NodeJS.Timeout | null = null;
   private checkpoints: NodeJS.Timeout | null = null;
+  private stopGapWatch: (() => void) | null = null;
   private lastKeepAlive = Date.now();
   private server: Server | null = null;
   private stopping = false;
@@ -139,6 +140,7 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
   }
 
   onApplicationBootstrap(): void {
+    this.stopGapWatch = this.log.onGap(() => this.invalidateAll());
     // The CLI (migrations, the OpenAPI document) boots the app without an HTTP server.
     const adapter = this.adapterHost.httpAdapter as typeof this.adapterHost.httpAdapter | null;
     if (!adapter) return;
@@ -154,6 +156,7 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
 
   onApplicationShutdown(): void {
     this.stopping = true;
+    this.stopGapWatch?.();
     this.server?.off('upgrade', this.onUpgrade);
     if (this.sweep) clearInterval(this.sweep);
     if (this.checkpoints) clearInterval(this.checkpoints);
@@ -630,6 +633,28 @@ export class GatewayServer implements OnModuleInit, OnApplicationBootstrap, OnAp
   private revoke(session: GatewaySession): void {
     session.connection?.close(CloseCode.AuthenticationFailed);
     this.dropSession(session);
+  }
+
+  /**
+   * Events may have been lost (the event log was unreachable, or an append failed): no session
+   * can be trusted to hold every event, and none could be resumed without a hole. Each is ended
+   * and its client told to identify again (op 9, not resumable): a fresh READY and GUILD_CREATE
+   * give it the current state; the messages in between are in the REST history.
+   */
+  private invalidateAll(): void {
+    if (this.sessions.size === 0) return;
+    this.logger.warn(
+      `the event log lost events: ${this.sessions.size} gateway session(s) must identify again`,
+    );
+    for (const state of this.connections) {
+      if (!state.session) continue;
+      state.session = null;
+      state.conn.sendOp(Op.InvalidSession, false);
+    }
+    for (const session of [...this.sessions.values()]) {
+      session.connection = null;
+      this.dropSession(session);
+    }
   }
 
   /** The IP ban list changed: connections from a banned address are closed with 4004. */
