@@ -14,6 +14,7 @@ import { DatabaseModule } from './database/database.module';
 import { AdminApiKeysModule } from './modules/admin/api-keys/admin-api-keys.module';
 import { AdminBootstrapService } from './modules/admin/api-keys/admin-bootstrap.service';
 import { rotateKeysFile } from './modules/oauth2/oidc-keys';
+import { MetricsModule } from './infra/metrics/metrics.module';
 
 /**
  * Operator CLI: `node dist/src/cli.js <command>`.
@@ -250,6 +251,7 @@ async function adminBootstrap(email: string): Promise<number> {
   @Module({
     imports: [
       ConfigModule.forRoot(config),
+      MetricsModule,
       CommonModule,
       DatabaseModule.forRoot({ runMigrations: true, attachToRunningEmbedded: true }),
       AdminApiKeysModule,
