@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -143,4 +144,18 @@ describe('OpenTelemetry traces', () => {
     const meSpan = spans.find(isMe)!;
     expect(attr(meSpan, 'http.route')).toBe('/v1/users/@me');
   }, 60_000);
+
+  it('loads nothing of OpenTelemetry (nor prom-client, nor the AWS SDK) when they are not configured', () => {
+    // The whole application graph, as main.ts imports it, in a fresh process.
+    const loaded = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        "require('./dist/src/app.setup'); console.log(JSON.stringify(Object.keys(require.cache)" +
+          ".filter((k) => /@opentelemetry|prom-client|@aws-sdk/.test(k)).map((k) => k.split('node_modules/')[1])))",
+      ],
+      { cwd: join(__dirname, '..'), encoding: 'utf8', env: { PATH: process.env.PATH } },
+    );
+    expect(JSON.parse(loaded)).toEqual([]);
+  });
 });

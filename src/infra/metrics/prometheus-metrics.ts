@@ -7,8 +7,7 @@ import {
   Gauge,
   Histogram,
   Registry,
-  type Counter as CounterType,
-  type Histogram as HistogramType,
+  type Metric,
 } from 'prom-client';
 import { Metrics, type ResumeOutcome } from './metrics';
 
@@ -16,17 +15,33 @@ import { Metrics, type ResumeOutcome } from './metrics';
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 
+/** One route template and method: its latency histogram, counted here and exported at scrape. */
+interface LatencySeries {
+  route: string;
+  method: string;
+  /** Observations per bucket (not cumulative), LATENCY_BUCKETS order. */
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/** One route, method and status: its request count, and the latency series it adds to. */
 interface RequestSeries {
-  count: ReturnType<CounterType<string>['labels']>;
-  duration: ReturnType<HistogramType<string>['labels']>;
+  route: string;
+  method: string;
+  status: string;
+  count: number;
+  latency: LatencySeries;
 }
 
 /**
  * Prometheus metrics (prom-client) on a listener of their own — METRICS_HOST (loopback by
  * default) : METRICS_PORT, never the API's port — in the text exposition format at `/metrics`.
  * Label sets are bounded: route templates (not URLs), methods, statuses, bucket and queue names,
- * close codes. The children of the per-request series are kept by key, so a request costs two
- * increments and no label hashing.
+ * close codes. What every request or frame touches is counted in plain fields and handed to
+ * prom-client when scraped (a prom-client increment hashes its labels each time: about 5 % of a
+ * light route's CPU, bench/RESULTS.md 2026-11-26); a request costs one Map lookup and a few
+ * additions.
  */
 export class PrometheusMetrics
   extends Metrics
@@ -38,17 +53,17 @@ export class PrometheusMetrics
   private server: Server | null = null;
   private readonly readers: Array<() => Promise<void> | void> = [];
   private readonly requestSeries = new Map<string, RequestSeries>();
+  private readonly latencySeries = new Map<string, LatencySeries>();
+  private cacheHits = 0;
+  private cacheMisses = 0;
+  private dispatches = 0;
 
-  private readonly requests: Counter<'route' | 'method' | 'status'>;
-  private readonly requestDuration: Histogram<'route' | 'method'>;
   private readonly batches: Histogram<'writer'>;
   private readonly rateLimits: Counter<'bucket'>;
-  private readonly credentials: Counter<'result'>;
   private readonly jobFailures: Counter<'queue'>;
   private readonly queueDepth: Gauge<'queue'>;
   private readonly pool: Gauge<'state'>;
   private readonly wsConnections: Gauge;
-  private readonly wsDispatches: Counter;
   private readonly wsResumes: Counter<'outcome'>;
   private readonly wsCloses: Counter<'code'>;
 
@@ -59,19 +74,20 @@ export class PrometheusMetrics
     super();
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
+    const series = this.requestSeries;
+    new Counter({
       name: 'parley_http_requests_total',
       help: 'HTTP responses sent, by route template, method and status',
       labelNames: ['route', 'method', 'status'],
       registers,
+      collect() {
+        this.reset();
+        for (const r of series.values()) {
+          this.inc({ route: r.route, method: r.method, status: r.status }, r.count);
+        }
+      },
     });
-    this.requestDuration = new Histogram({
-      name: 'parley_http_request_duration_seconds',
-      help: 'Time from request to response sent, by route template and method',
-      labelNames: ['route', 'method'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    this.registry.registerMetric(latencyHistogram(this.latencySeries) as unknown as Metric);
     this.batches = new Histogram({
       name: 'parley_group_commit_batch_size',
       help: 'Items written by one group-commit statement',
@@ -85,11 +101,18 @@ export class PrometheusMetrics
       labelNames: ['bucket'],
       registers,
     });
-    this.credentials = new Counter({
+    const counts = () => ({ hits: this.cacheHits, misses: this.cacheMisses });
+    new Counter({
       name: 'parley_credential_cache_requests_total',
       help: 'Credential lookups, answered from the cache (hit) or the database (miss)',
       labelNames: ['result'],
       registers,
+      collect() {
+        const { hits, misses } = counts();
+        this.reset();
+        this.inc({ result: 'hit' }, hits);
+        this.inc({ result: 'miss' }, misses);
+      },
     });
     this.jobFailures = new Counter({
       name: 'parley_job_failures_total',
@@ -114,10 +137,15 @@ export class PrometheusMetrics
       help: 'Open gateway WebSocket connections',
       registers,
     });
-    this.wsDispatches = new Counter({
+    const dispatched = () => this.dispatches;
+    new Counter({
       name: 'parley_gateway_dispatches_total',
       help: 'Gateway dispatch events written to connections',
       registers,
+      collect() {
+        this.reset();
+        this.inc(dispatched());
+      },
     });
     this.wsResumes = new Counter({
       name: 'parley_gateway_resumes_total',
@@ -134,17 +162,25 @@ export class PrometheusMetrics
   }
 
   override httpRequest(route: string, method: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
+    const key = `${status} ${method} ${route}`;
     let series = this.requestSeries.get(key);
     if (!series) {
-      series = {
-        count: this.requests.labels(route, method, String(status)),
-        duration: this.requestDuration.labels(route, method),
-      };
+      const latencyKey = `${method} ${route}`;
+      let latency = this.latencySeries.get(latencyKey);
+      if (!latency) {
+        latency = { route, method, buckets: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
+        this.latencySeries.set(latencyKey, latency);
+      }
+      series = { route, method, status: String(status), count: 0, latency };
       this.requestSeries.set(key, series);
     }
-    series.count.inc();
-    series.duration.observe(seconds);
+    series.count += 1;
+    const latency = series.latency;
+    latency.count += 1;
+    latency.sum += seconds;
+    let i = 0;
+    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]) i += 1;
+    if (i < LATENCY_BUCKETS.length) latency.buckets[i] += 1;
   }
 
   override groupCommitBatch(writer: string, size: number): void {
@@ -156,7 +192,8 @@ export class PrometheusMetrics
   }
 
   override credentialCache(hit: boolean): void {
-    this.credentials.labels(hit ? 'hit' : 'miss').inc();
+    if (hit) this.cacheHits += 1;
+    else this.cacheMisses += 1;
   }
 
   override jobFailed(queue: string): void {
@@ -168,7 +205,7 @@ export class PrometheusMetrics
   }
 
   override gatewayDispatches(count: number): void {
-    this.wsDispatches.inc(count);
+    this.dispatches += count;
   }
 
   override gatewayResume(outcome: ResumeOutcome): void {
@@ -249,4 +286,37 @@ export class PrometheusMetrics
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/**
+ * `parley_http_request_duration_seconds` as prom-client formats a histogram, from the series
+ * counted in PrometheusMetrics.httpRequest (cumulative buckets, `+Inf`, sum and count).
+ */
+function latencyHistogram(series: Map<string, LatencySeries>) {
+  const name = 'parley_http_request_duration_seconds';
+  const help = 'Time from request to response sent, by route template and method';
+  const get = () => {
+    const values: Array<{
+      labels: Record<string, string | number>;
+      value: number;
+      metricName: string;
+    }> = [];
+    for (const s of series.values()) {
+      const labels = { route: s.route, method: s.method };
+      let cumulative = 0;
+      LATENCY_BUCKETS.forEach((le, i) => {
+        cumulative += s.buckets[i];
+        values.push({ labels: { le, ...labels }, value: cumulative, metricName: `${name}_bucket` });
+      });
+      values.push({
+        labels: { le: '+Inf', ...labels },
+        value: s.count,
+        metricName: `${name}_bucket`,
+      });
+      values.push({ labels, value: s.sum, metricName: `${name}_sum` });
+      values.push({ labels, value: s.count, metricName: `${name}_count` });
+    }
+    return Promise.resolve({ name, help, type: 'histogram', aggregator: 'sum', values });
+  };
+  return { name, help, type: 'histogram', aggregator: 'sum', get, reset: () => series.clear() };
 }
