@@ -122,6 +122,9 @@ FROM_ROOT=${PARLEY_NODE24_FROM_ROOT:-0}
 if [[ "$FROM_ROOT" == 1 && -d "$ROOT/node_modules" && -f "$ROOT/dist/src/main.js" ]]; then
   say "copying node_modules and dist of $ROOT (PARLEY_NODE24_FROM_ROOT=1)"
   cp -a "$ROOT/node_modules" "$ROOT/dist" "$WORK/"
+  # The argon2 binding built for Node 20 (if any) goes: the checks below load the prebuild, then
+  # build it from source against Node 24's headers, as the Docker image does.
+  rm -rf "$WORK/node_modules/argon2/build"
 else
   FROM_ROOT=0
   say "npm install (native modules for Node 24: npm_config_nodedir=$N24)"

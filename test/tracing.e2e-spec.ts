@@ -68,6 +68,8 @@ describe('OpenTelemetry traces', () => {
         NODE_ENV: 'production',
         DATABASE_URL: process.env.PARLEY_TEST_DATABASE_URL!,
         DATABASE_POOL_SIZE: '4',
+        // Rate-limit counters in Redis: every request makes Redis calls inside its trace.
+        REDIS_URL: process.env.TEST_REDIS_URL!,
         DATA_DIR: mkdtempSync(join(tmpdir(), 'parley-otel-')),
         SECRET_KEY: TEST_SECRET_KEY,
         PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -134,6 +136,13 @@ describe('OpenTelemetry traces', () => {
       }
       expect(parent).toBe(server);
     }
+    // …and its Redis commands (the rate-limit counters), children of the same trace.
+    const redisSpans = spans.filter(
+      (s) =>
+        s.traceId === server.traceId &&
+        (attr(s, 'db.system.name') ?? attr(s, 'db.system')) === 'redis',
+    );
+    expect(redisSpans.length).toBeGreaterThan(0);
     // Health probes are not traced.
     const paths = spans.map((s) => (attr(s, 'url.path') as string | undefined) ?? '');
     expect(paths.filter((p) => p.includes('/health'))).toEqual([]);
