@@ -284,7 +284,7 @@ export function reachableClusterDir(
     );
   }
   assertReachable(target, owner);
-  log?.('info', `this DATA_DIR's cluster is in ${target} (${marker})`);
+  // Where it is, every start: the "embedded PostgreSQL in …" line (embedded-start.ts).
   return target;
 }
 
