@@ -22,7 +22,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import WebSocket from 'ws';
 import { statusBytes } from './proc';
 import {
@@ -33,6 +32,7 @@ import {
   selectRuntimes,
   type Runtime,
 } from './runtimes';
+import { scratchDatabase } from './scratch-database';
 import { ServerProcess } from './servers';
 
 const SECRET_KEY = 'b'.repeat(64);
@@ -129,8 +129,7 @@ class Conn {
           // sends it after a random share of the interval): the steady state of an idle client.
           setTimeout(() => ws.send(`{"op":1,"d":${conn.seq}}`), 1_000).unref();
           resolve(conn);
-        }
-        else if (text.includes('"t":"MESSAGE_CREATE"')) {
+        } else if (text.includes('"t":"MESSAGE_CREATE"')) {
           conn.messages += 1;
           conn.onText?.(text);
         }
@@ -271,29 +270,6 @@ async function meRate(base: string, token: string): Promise<number> {
   return result.requests.average;
 }
 
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (process.env.BENCH_DATABASE_URL) {
-    return { url: process.env.BENCH_DATABASE_URL, drop: async () => undefined };
-  }
-  const server = process.env.BENCH_PG;
-  if (!server)
-    throw new Error('set BENCH_PG=postgres://postgres@127.0.0.1:5432 (or BENCH_DATABASE_URL)');
-  const name = `parley_gwbench_${process.pid}`;
-  const admin = async (sql: string) => {
-    const c = new Client({ connectionString: server });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 async function benchRuntime(
   rt: Runtime,
   cwd: string,
@@ -420,7 +396,7 @@ async function benchRuntime(
 async function main(): Promise<void> {
   const runtimes = selectRuntimes();
   const work = mkdtempSync(join(tmpdir(), 'parley-gwbench-'));
-  const db = await scratchDatabase();
+  const db = await scratchDatabase('parley_gwbench');
   const rows: string[] = [];
   try {
     for (const [i, rt] of runtimes.entries()) {

@@ -18,37 +18,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { describeRuntime, ROOT } from './runtimes';
+import { scratchDatabase } from './scratch-database';
 import { ServerProcess } from './servers';
 
 const SECRET_KEY = 'd'.repeat(64);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_DURATION ?? 6);
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (process.env.BENCH_DATABASE_URL) {
-    return { url: process.env.BENCH_DATABASE_URL, drop: async () => undefined };
-  }
-  const server = process.env.BENCH_PG;
-  if (!server)
-    throw new Error('set BENCH_PG=postgres://postgres@127.0.0.1:5432 (or BENCH_DATABASE_URL)');
-  const name = `parley_obsbench_${process.pid}`;
-  const admin = async (sql: string) => {
-    const c = new Client({ connectionString: server });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
 
 async function rate(url: string, headers: Record<string, string> = {}): Promise<number> {
   const result = await autocannon({ url, connections: 50, duration: DURATION, headers });
@@ -59,7 +36,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const runtime = describeRuntime(process.env.BENCH_NODE || process.execPath);
-  const db = await scratchDatabase();
+  const db = await scratchDatabase('parley_obsbench');
   const work = mkdtempSync(join(tmpdir(), 'parley-obsbench-'));
   // The OTLP sink: accepts every export, keeps nothing.
   const sink = createServer((req, res) => {
