@@ -9,7 +9,7 @@ import {
   type ArchiveJobData,
 } from '../../src/modules/admin/archives/archive-builder';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, fetchLink, http } from '../helpers/app';
 import { registerUser } from '../helpers/factories';
 import { createPostgresTestDatabase, type TestDatabase } from '../setup/database';
 
@@ -186,15 +186,7 @@ describe('Archive jobs interrupted by a crash', () => {
       .get(`/v1/admin/archives/user/${subject.userId}/${archiveId}/download`)
       .set('Authorization', root.header);
     expect(link.status).toBe(200);
-    const url = new URL(link.body.download_url as string);
-    const file = await http(b)
-      .get(url.pathname + url.search)
-      .buffer(true)
-      .parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+    const file = await fetchLink(b, link.body.download_url as string);
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('application/zip');
     const zip = file.body as Buffer;

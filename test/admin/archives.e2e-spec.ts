@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import yauzl from 'yauzl';
 import { SweeperService } from '../../src/common/maintenance/sweeper.service';
 import { AppConfig } from '../../src/config/app.config';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, fetchLink, http } from '../helpers/app';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
 import { registerUser, type TestUser } from '../helpers/factories';
 import {
@@ -43,17 +43,6 @@ function unzip(buffer: Buffer): Promise<Map<string, string>> {
     });
   });
 }
-
-/** A GET of an absolute URL of this API (the signed link), with no Authorization header. */
-const fetchLink = (app: ParleyApp, url: string) =>
-  http(app)
-    .get(new URL(url).pathname + new URL(url).search)
-    .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
 
 describe('Admin archives', () => {
   let app: ParleyApp;

@@ -87,6 +87,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Parle
 
 export const http = (app: ParleyApp) => request(app.getHttpServer());
 
+/**
+ * A GET of an absolute URL of this API (a signed archive link), with no Authorization header,
+ * on `app` — whichever instance built it — with the body as a Buffer.
+ */
+export const fetchLink = (app: ParleyApp, url: string) =>
+  http(app)
+    .get(new URL(url).pathname + new URL(url).search)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+
 /** A unique suffix for values that must not collide across tests and runs. */
 let counter = 0;
 export function unique(prefix = ''): string {

@@ -2,6 +2,7 @@ import S3rver from 's3rver';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AppConfig } from '../../src/config/app.config';
 
 /** s3rver's fixed credentials (it checks signatures made with them). */
 const ACCESS_KEY = 'S3RVER';
@@ -9,8 +10,10 @@ const ACCESS_KEY = 'S3RVER';
 export interface TestS3 {
   endpoint: string;
   bucket: string;
-  /** The environment that points an app at this bucket. */
+  /** The environment that points an app at this bucket… */
   env: Record<string, string>;
+  /** …and the same as the settings S3BlobStorage.connect takes (for a test's own client). */
+  settings: NonNullable<AppConfig['blobs']['s3']>;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,14 @@ export async function startS3(bucket = 'parley-test'): Promise<TestS3> {
       S3_ACCESS_KEY_ID: ACCESS_KEY,
       S3_SECRET_ACCESS_KEY: ACCESS_KEY,
       S3_FORCE_PATH_STYLE: 'true',
+    },
+    settings: {
+      endpoint,
+      region: 'us-east-1',
+      bucket,
+      accessKeyId: ACCESS_KEY,
+      secretAccessKey: ACCESS_KEY,
+      forcePathStyle: true,
     },
     close: async () => {
       await server.close();

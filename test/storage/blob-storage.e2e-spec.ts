@@ -22,14 +22,7 @@ let scratch: string;
 
 beforeAll(async () => {
   s3 = await startS3();
-  s3Storage = await S3BlobStorage.connect({
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    bucket: s3.bucket,
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
-    forcePathStyle: true,
-  });
+  s3Storage = await S3BlobStorage.connect(s3.settings);
   localRoot = mkdtempSync(join(tmpdir(), 'parley-blobs-'));
   scratch = mkdtempSync(join(tmpdir(), 'parley-blob-src-'));
 });
@@ -112,14 +105,7 @@ describe.each([
 describe('S3 blob storage start', () => {
   it('fails with a message naming the bucket and the endpoint when the bucket cannot be reached', async () => {
     await expect(
-      S3BlobStorage.connect({
-        endpoint: s3.endpoint,
-        region: 'us-east-1',
-        bucket: 'no-such-bucket',
-        accessKeyId: 'S3RVER',
-        secretAccessKey: 'S3RVER',
-        forcePathStyle: true,
-      }),
+      S3BlobStorage.connect({ ...s3.settings, bucket: 'no-such-bucket' }),
     ).rejects.toThrow(
       `BLOB_STORAGE=s3: the bucket "no-such-bucket" at ${s3.endpoint} cannot be reached (NotFound, HTTP 404)`,
     );

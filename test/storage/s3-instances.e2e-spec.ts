@@ -1,7 +1,7 @@
 import type { ParleyApp } from '../../src/app.setup';
 import { S3BlobStorage } from '../../src/infra/storage/s3-blob-storage';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, fetchLink, http } from '../helpers/app';
 import { registerUser } from '../helpers/factories';
 import { createGuild, PNG_DATA_URI } from '../helpers/guild-factories';
 import { startS3, type TestS3 } from '../helpers/s3-server';
@@ -23,14 +23,7 @@ describe('blobs shared by instances through S3', () => {
   beforeAll(async () => {
     db = await createPostgresTestDatabase(process.env.PARLEY_TEST_DATABASE_URL!);
     s3 = await startS3();
-    bucket = await S3BlobStorage.connect({
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      bucket: s3.bucket,
-      accessKeyId: 'S3RVER',
-      secretAccessKey: 'S3RVER',
-      forcePathStyle: true,
-    });
+    bucket = await S3BlobStorage.connect(s3.settings);
     [a, b] = await Promise.all([
       createTestApp({ env: { ...s3.env, DATABASE_URL: db.url } }),
       createTestApp({ env: { ...s3.env, DATABASE_URL: db.url } }),
@@ -76,15 +69,7 @@ describe('blobs shared by instances through S3', () => {
       .get(`/v1/admin/archives/user/${user.userId}/${archiveId}/download`)
       .set('Authorization', root.header);
     expect(link.status).toBe(200);
-    const url = new URL(link.body.download_url as string);
-    const file = await http(b)
-      .get(url.pathname + url.search)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    const file = await fetchLink(b, link.body.download_url as string);
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('application/zip');
     expect((file.body as Buffer).length).toBe(object!.size);
