@@ -23,6 +23,11 @@ export interface CreateAppOptions {
   imports?: Array<Type | DynamicModule>;
   /** Where log lines go (default: stdout, asynchronously). Tests capture logs this way. */
   logDestination?: DestinationStream;
+  /**
+   * The process's root logger, when it already exists (main.ts creates it before anything logs);
+   * otherwise one is created on `logDestination`.
+   */
+  log?: Pino;
 }
 
 /** The Nest application as Parley runs it, on either HTTP adapter (`HTTP_ADAPTER`). */
@@ -35,7 +40,7 @@ export type ParleyApp = INestApplication;
  */
 export async function createApp(options: CreateAppOptions = {}): Promise<ParleyApp> {
   const config = AppConfig.fromEnv({ ...process.env, ...options.env });
-  const log = createRootLogger(config, options.logDestination);
+  const log = options.log ?? createRootLogger(config, options.logDestination);
   const platform = await loadHttpPlatform(config.httpAdapter);
   const app = await NestFactory.create<ParleyApp>(
     AppModule.forRoot(
@@ -71,7 +76,8 @@ function configureApp(app: ParleyApp, platform: HttpPlatform, config: AppConfig,
     addressGate: config.ipBans ? app.get(IpBanGate) : null,
     observe: requestObserver(app.get(Metrics)),
   });
-  app.setGlobalPrefix('v1', { exclude: ['docs', 'docs/(.*)'] });
+  // `{*path}`: path-to-regexp 8's wildcard (Nest 11 warns at every start about the old `(.*)`).
+  app.setGlobalPrefix('v1', { exclude: ['docs', 'docs/{*path}'] });
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

@@ -2,13 +2,16 @@ import './compile-cache';
 import { Logger } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
-import pino from 'pino';
-import { createRootLogger } from './common/http/logging';
+import type { Logger as Pino } from 'pino';
+import { createRootLogger, PinoNestLogger } from './common/http/logging';
 import { DrainState } from './common/lifecycle/drain-state';
 import { exitOnSignalUntilListening, GracefulShutdown } from './common/lifecycle/graceful-shutdown';
 import { waitForDatabase } from './common/lifecycle/wait-for-database';
 import { AppConfig } from './config/app.config';
 import { prestartEmbedded } from './database/embedded-start';
+
+/** The process's one logger, once the configuration is known. */
+let log: Pino | undefined;
 
 async function bootstrap(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -25,10 +28,13 @@ async function bootstrap(): Promise<void> {
     console.error((e as Error).message);
     process.exit(1);
   }
-  // Until the app's own logger exists: synchronous lines, so they never interleave with its.
-  const bootLog = createRootLogger(config, pino.destination({ dest: 1, sync: true })).child({
-    context: 'Bootstrap',
-  });
+  // One logger from the first line: the app's own (createApp gets it), also behind Nest's static
+  // `Logger`, which the embedded start and every module log through — no line of Nest's
+  // ConsoleLogger, JSON (or pino-pretty's lines) from the start.
+  const rootLog = createRootLogger(config);
+  log = rootLog;
+  Logger.overrideLogger(new PinoNestLogger(rootLog));
+  const bootLog = rootLog.child({ context: 'Bootstrap' });
   const stopEarlyExit = exitOnSignalUntilListening((m) => bootLog.info(m));
   // An API started before its database (compose, Kubernetes) waits for it; tests fail fast.
   if (config.database.url && config.env !== 'test') {
@@ -38,12 +44,16 @@ async function bootstrap(): Promise<void> {
   // now, not at the top of this file).
   if (!config.database.url) {
     await prestartEmbedded(config, (err) => {
-      console.error(`the embedded PostgreSQL did not start: ${err.message}`);
+      // The reason, once, on one line (pino flushes its buffered lines on exit).
+      rootLog.fatal(
+        { context: 'Database' },
+        `the embedded PostgreSQL did not start: ${err.message}`,
+      );
       process.exit(1);
     });
   }
   const { createApp } = await import('./app.setup');
-  const app = await createApp();
+  const app = await createApp({ log: rootLog });
   await app.listen(config.port, '0.0.0.0');
   const server = app.getHttpServer() as Server;
   // Keep-alive longer than typical load-balancer idle timeouts.
@@ -57,6 +67,7 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((err: unknown) => {
-  console.error(err);
+  if (log) log.fatal({ context: 'Bootstrap', err }, 'the server did not start');
+  else console.error(err);
   process.exit(1);
 });

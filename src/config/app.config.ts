@@ -86,6 +86,11 @@ export class AppConfig {
   readonly trustProxy: string | false;
   readonly workerId: number;
   readonly logLevel: string;
+  /**
+   * How log lines are written (`LOG_FORMAT`): JSON lines (pino), or human-readable ones
+   * (pino-pretty) — by default on a terminal outside production, JSON everywhere else.
+   */
+  readonly logFormat: 'json' | 'pretty';
   readonly rateLimits: { enabled: boolean; buckets: BucketTable };
   /** Whether banned IPs are refused (off only to measure the check's cost in load benchmarks). */
   readonly ipBans: boolean;
@@ -226,6 +231,9 @@ export class AppConfig {
     this.trustProxy = env.TRUST_PROXY && env.TRUST_PROXY !== 'off' ? env.TRUST_PROXY : false;
     this.workerId = env.WORKER_ID ?? 0;
     this.logLevel = env.LOG_LEVEL ?? (this.env === 'test' ? 'warn' : 'info');
+    this.logFormat =
+      (env.LOG_FORMAT as AppConfig['logFormat'] | undefined) ??
+      (process.stdout.isTTY && this.env !== 'production' ? 'pretty' : 'json');
     let buckets: BucketTable;
     try {
       buckets = resolveBuckets(env.RATE_LIMIT_OVERRIDES);

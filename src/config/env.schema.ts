@@ -85,6 +85,7 @@ export class EnvSchema {
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
+  @IsOptional() @IsIn(['json', 'pretty']) LOG_FORMAT?: string;
   @IsOptional() @IsIn(['on', 'off']) RATE_LIMITS?: string;
   @IsOptional() @IsIn(['on', 'off']) IP_BANS?: string;
   @IsOptional()

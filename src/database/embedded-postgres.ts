@@ -402,7 +402,9 @@ function serverSettings(port: number, ephemeral: boolean): string[] {
 async function waitReady(dataDir: string, child: ChildProcess, deadline: number): Promise<void> {
   const file = join(dataDir, 'postmaster.pid');
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error('exited');
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error('exited before it was ready');
+    }
     try {
       const lines = readFileSync(file, 'utf8').split('\n');
       if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') return;
@@ -411,7 +413,25 @@ async function waitReady(dataDir: string, child: ChildProcess, deadline: number)
     }
     await sleep(10);
   }
-  throw new Error('timed out');
+  throw new Error('was not ready in time');
+}
+
+/** The server's routine start and stop lines, left out of a failed start's reason. */
+const ROUTINE_LINE =
+  /^LOG: (starting PostgreSQL|listening on|database system (is|was) (shut down|ready)|shutting down|received (fast|immediate) shutdown)/;
+
+/**
+ * What the server said during a failed start, as one line: its messages without the routine
+ * ones, e.g. `LOG: could not bind IPv4 address "127.0.0.1": Address already in use | HINT: Is
+ * another postmaster … | FATAL: could not create any TCP/IP sockets`.
+ */
+export function startFailureOutput(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '');
+  const telling = lines.filter((line) => !ROUTINE_LINE.test(line));
+  return (telling.length ? telling : lines).join(' | ') || 'no output';
 }
 
 function spawnServer(
@@ -419,7 +439,7 @@ function spawnServer(
   opts: EmbeddedPostgresOptions,
   port: number,
   owner: Owner | null,
-): { child: ChildProcess; output: () => string } {
+): { child: ChildProcess; output: () => Promise<string>; started: () => void } {
   const child = spawn(
     bin.postgres,
     ['-D', opts.dataDir, ...serverSettings(port, !!opts.ephemeral)],
@@ -430,18 +450,36 @@ function spawnServer(
     },
   );
   let tail = '';
+  // Until the server is ready its lines are held back: a failed start reports them once, in its
+  // error (startFailureOutput), instead of logging its FATAL line and then failing with it.
+  let held: string[] | null = [];
+  const emit = (line: string) => {
+    const level = /^(WARNING|ERROR|FATAL|PANIC)/.test(line) ? 'warn' : 'debug';
+    opts.log?.(level, `postgres: ${line}`);
+  };
   const onData = (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     tail = (tail + text).slice(-4000);
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
-      const level = /^(WARNING|ERROR|FATAL|PANIC)/.test(line) ? 'warn' : 'debug';
-      opts.log?.(level, `postgres: ${line}`);
+      if (held) held.push(line);
+      else emit(line);
     }
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
-  return { child, output: () => tail };
+  const closed = new Promise<void>((done) => child.once('close', () => done()));
+  // All it said: its pipes may still hold the last lines when its exit is seen.
+  const output = async () => {
+    await Promise.race([closed, sleep(2_000)]);
+    return tail;
+  };
+  const started = () => {
+    const lines = held ?? [];
+    held = null;
+    lines.forEach(emit);
+  };
+  return { child, output, started };
 }
 
 /** Starts (and on first use initialises) the embedded PostgreSQL server. */
@@ -492,17 +530,21 @@ export async function startEmbeddedPostgres(
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (let attempt = 1; ; attempt++) {
     const port = opts.port || (await freePort());
-    const { child, output } = spawnServer(bin, opts, port, owner);
+    const { child, output, started } = spawnServer(bin, opts, port, owner);
     opts.onSpawned?.();
     try {
       await waitReady(opts.dataDir, child, deadline);
     } catch (e) {
       child.kill('SIGQUIT');
-      const out = output();
+      const out = await output();
       // Another process took the free port between our probe and the server's bind: try another.
-      if (!opts.port && attempt < 3 && /could not (bind|create listen socket)/i.test(out)) continue;
-      throw new Error(`embedded PostgreSQL did not start (${(e as Error).message}): ${out.trim()}`);
+      if (!opts.port && attempt < 3 && /could not (bind|create listen socket)/i.test(out)) {
+        opts.log?.('debug', `port ${port} was taken before the server bound it: trying another`);
+        continue;
+      }
+      throw new Error(`postgres ${(e as Error).message}: ${startFailureOutput(out)}`);
     }
+    started();
     const url = `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
     // Also after a crash between initdb and the first CREATE DATABASE.
     await ensureDatabase(port, password, fresh);

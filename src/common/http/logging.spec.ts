@@ -1,4 +1,5 @@
-import { redactedUrl } from './logging';
+import pino from 'pino';
+import { PinoNestLogger, redactedUrl } from './logging';
 
 const WEBHOOK = { params: ['token'], query: [] };
 // The static segments of the routes below, as addRouteWords gathers them.
@@ -109,5 +110,39 @@ describe('redactedUrl', () => {
     expect(redactedUrl({ url: '/v1/guilds/1', routeWords: new Set() })).toBe(
       '/[redacted]/[redacted]/1',
     );
+  });
+});
+
+describe('PinoNestLogger', () => {
+  const capture = (level: string) => {
+    const lines: Array<{ level: number; context?: string; msg: string }> = [];
+    const log = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    return { lines, nest: new PinoNestLogger(log) };
+  };
+
+  it("logs Nest's start-up chatter (modules, controllers, routes) at debug, the rest at info", () => {
+    const say = (nest: PinoNestLogger) => {
+      nest.log('ConfigModule dependencies initialized', 'InstanceLoader');
+      nest.log('UsersController {/v1/users}:', 'RoutesResolver');
+      nest.log('Mapped {/v1/users/@me, GET} route', 'RouterExplorer');
+      nest.log('listening on http://localhost:8080', 'Parley');
+    };
+    const atInfo = capture('info');
+    say(atInfo.nest);
+    expect(atInfo.lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        context: 'Parley',
+        msg: 'listening on http://localhost:8080',
+      }),
+    ]);
+    const atDebug = capture('debug');
+    say(atDebug.nest);
+    expect(atDebug.lines.map((l) => [l.level, l.context])).toEqual([
+      [20, 'InstanceLoader'],
+      [20, 'RoutesResolver'],
+      [20, 'RouterExplorer'],
+      [30, 'Parley'],
+    ]);
   });
 });

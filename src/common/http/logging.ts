@@ -19,9 +19,12 @@ const LOG_BATCH_BYTES = 2 * 1024;
 const LOG_FLUSH_MS = 500;
 
 /**
- * The process's one pino logger: JSON lines on stdout, written asynchronously in small batches
- * or every 0.5 s (and flushed on exit), so a request never waits for a write system call. Tests
- * pass their own stream.
+ * The process's one pino logger, created by main.ts before anything logs (and behind Nest's
+ * `Logger` from then on: PinoNestLogger). `LOG_FORMAT=json` (the default off a terminal and in
+ * production): JSON lines on stdout, written asynchronously in small batches or every 0.5 s (and
+ * flushed on exit), so a request never waits for a write system call. `pretty`: the same lines
+ * made human-readable by pino-pretty (loaded only then), written synchronously. Tests pass their
+ * own stream.
  */
 export function createRootLogger(config: AppConfig, destination?: DestinationStream): Pino {
   return pino(
@@ -31,22 +34,82 @@ export function createRootLogger(config: AppConfig, destination?: DestinationStr
       // `time` in epoch milliseconds (pino's default): no Date object per line.
     },
     destination ??
-      pino.destination({
-        dest: 1,
-        sync: false,
-        minLength: LOG_BATCH_BYTES,
-        maxWrite: 2 * LOG_BATCH_BYTES,
-        periodicFlush: LOG_FLUSH_MS,
-      }),
+      (config.logFormat === 'pretty'
+        ? prettyDestination()
+        : pino.destination({
+            dest: 1,
+            sync: false,
+            minLength: LOG_BATCH_BYTES,
+            maxWrite: 2 * LOG_BATCH_BYTES,
+            periodicFlush: LOG_FLUSH_MS,
+          })),
   );
 }
 
-/** Nest's LoggerService on top of pino (`context` becomes a field). */
+/**
+ * Human-readable lines on stdout (a developer's terminal): every JSON line pino — or the request
+ * log (requestLineWriter) — hands it is rewritten by pino-pretty and written at once, so lines
+ * come out whole and in order. A request line reads `GET /v1/users/@me 200 1.2 ms`.
+ */
+function prettyDestination(): DestinationStream {
+  // Loaded only here: production (JSON) never loads pino-pretty or its dependencies.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
+  const pretty = prettyFactory({
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,context',
+    messageFormat: '{if context}[{context}] {end}{msg}',
+    singleLine: true,
+  });
+  const out = pino.destination({ dest: 1, sync: true });
+  return {
+    write(chunk: string): void {
+      for (const line of chunk.split('\n')) {
+        if (line !== '') out.write(pretty(readableFields(line)));
+      }
+    },
+  };
+}
+
+/** A log line's fields, the request line's put into its message. */
+function readableFields(line: string): unknown {
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  if (fields.msg !== 'request' || typeof fields.url !== 'string') return fields;
+  const { method, url, status, ms, reqId, trace_id, ...rest } = fields;
+  return {
+    ...rest,
+    msg: `${String(method)} ${url} ${String(status)} ${String(ms)} ms`,
+    reqId,
+    ...(trace_id ? { trace_id } : {}),
+  };
+}
+
+/**
+ * Nest's start-up chatter: a line per module initialised (InstanceLoader), per controller
+ * (RoutesResolver) and per route mapped (RouterExplorer) — about two hundred lines at every start,
+ * logged at debug instead of info.
+ */
+const NEST_STARTUP_CONTEXTS: ReadonlySet<string> = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+]);
+
+/**
+ * Nest's LoggerService on top of pino (`context` becomes a field). main.ts installs it as Nest's
+ * static `Logger` before anything logs, so no line goes through Nest's ConsoleLogger.
+ */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly pino: Pino) {}
 
   log(message: unknown, context?: string): void {
-    this.write('info', message, context);
+    const level = context !== undefined && NEST_STARTUP_CONTEXTS.has(context) ? 'debug' : 'info';
+    this.write(level, message, context);
   }
   error(message: unknown, ...rest: unknown[]): void {
     // Nest calls error(message, stack?, context?).
