@@ -1,5 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AdminAclGuard } from './common/auth/admin-acl.guard';
+import { BearerGuard } from './common/auth/bearer.guard';
 import { CallerGuard } from './common/auth/caller.guard';
 import { RouteAccessGuard } from './common/auth/route-access.guard';
 import { CommonModule } from './common/common.module';
@@ -77,6 +79,9 @@ export class AppModule {
         CallerGuard,
         ParleyThrottlerGuard,
         RouteAccessGuard,
+        // RouteAccessGuard's two checks, one per kind of route (the design card's guard names).
+        AdminAclGuard,
+        BearerGuard,
         BodyReader,
         { provide: APP_GUARD, useClass: RequestGate },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

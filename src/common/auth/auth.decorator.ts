@@ -38,7 +38,8 @@ export function Auth(options: AuthOptions): MethodDecorator & ClassDecorator {
   const admin = kinds.includes('admin');
   if (admin && kinds.length > 1) throw new Error('admin routes accept admin keys only');
   return applyDecorators(
-    // Checked by the global RouteAccessGuard (route-access.guard.ts), before the body is read.
+    // Checked before the body is read by the global RouteAccessGuard: AdminAclGuard for admin
+    // routes, BearerGuard for the others (admin-acl.guard.ts, bearer.guard.ts).
     SetMetadata(AUTH_METADATA, resolved),
     ...kinds.map((k) => ApiSecurity(SECURITY[k])),
     // 401 UNAUTHORIZED follows from the security requirement (finishOpenApiDocument).
@@ -48,7 +49,7 @@ export function Auth(options: AuthOptions): MethodDecorator & ClassDecorator {
 
 const USER_KINDS: readonly AuthKind[] = ['user', 'bot', 'bearer'];
 
-/** The 403s the access guard answers for these options (route-access.guard.ts). */
+/** The 403s the access checks answer for these options (admin-acl.guard.ts, bearer.guard.ts). */
 function forbidden(opts: ResolvedAuthOptions): ErrorCode[] {
   if (opts.kinds.includes('admin')) return [ErrorCode.MissingAcl];
   const codes: ErrorCode[] = [];

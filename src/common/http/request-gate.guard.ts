@@ -12,7 +12,8 @@ import { tracing } from '../../infra/tracing/trace-hooks';
  * (ARCHITECTURE.md §3) — who is calling (CallerGuard: the route's policy, the `Authorization`
  * header, a route credential), the rate limits (ParleyThrottlerGuard, so refused credentials are
  * counted against the caller), whether they may call this route (RouteAccessGuard: what `@Auth`
- * and the route credential declare), and only then the body (BodyReader). One guard rather than
+ * and the route credential declare — the design card's AdminAclGuard for admin routes, BearerGuard
+ * for the others), and only then the body (BodyReader). One guard rather than
  * four: the order is written here once, no route-level guard can slip in after the body reader,
  * and each guard Nest runs costs every request a little.
  */

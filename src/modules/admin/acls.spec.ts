@@ -1,4 +1,4 @@
-import { hasAcl } from '../../common/auth/route-access.guard';
+import { hasAcl } from '../../common/auth/admin-acl.guard';
 import { effectiveAcls, isKnownAcl, ungrantableAcls } from './acls';
 
 describe('admin ACLs', () => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Readable } from 'node:stream';
 import { DataSource, type SelectQueryBuilder } from 'typeorm';
-import { hasAcl } from '../../../common/auth/route-access.guard';
+import { hasAcl } from '../../../common/auth/admin-acl.guard';
 import type { AdminCaller } from '../../../common/auth/caller';
 import { ApiError } from '../../../common/errors/api-error';
 import { ErrorCode } from '../../../common/errors/error-code';
