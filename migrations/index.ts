@@ -15,6 +15,8 @@ import { Sso1795500004000 } from './1795500004000-Sso';
 import { OidcProvider1795600000000 } from './1795600000000-OidcProvider';
 import { SsoNonceSealed1795615031630 } from './1795615031630-SsoNonceSealed';
 import { MessageEditsMentions1795700000000 } from './1795700000000-MessageEditsMentions';
+import { RealtimeEventOutbox1795800000000 } from './1795800000000-RealtimeEventOutbox';
+import { ManagedRoles1795800001000 } from './1795800001000-ManagedRoles';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -40,4 +42,6 @@ export const MIGRATIONS: MixedList<Function> = [
   OidcProvider1795600000000,
   SsoNonceSealed1795615031630,
   MessageEditsMentions1795700000000,
+  RealtimeEventOutbox1795800000000,
+  ManagedRoles1795800001000,
 ];

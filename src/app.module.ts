@@ -7,6 +7,7 @@ import { RouteAccessGuard } from './common/auth/route-access.guard';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { HttpPlatform } from './common/http/platform/http-platform';
+import { HttpPlatformModule } from './common/http/platform/http-platform.module';
 import { BodyReader } from './common/http/body-reader';
 import { RequestGate } from './common/http/request-gate.guard';
 import { ParleyThrottlerGuard } from './common/rate-limit/parley-throttler.guard';
@@ -65,6 +66,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        HttpPlatformModule.forRoot(platform),
         MetricsModule,
         CommonModule,
         RedisModule,
@@ -85,8 +87,7 @@ export class AppModule {
         BodyReader,
         { provide: APP_GUARD, useClass: RequestGate },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        // The HTTP adapter's side of the pipeline (common/http/platform).
-        { provide: HttpPlatform, useValue: platform },
+        // The HTTP adapter's own providers (common/http/platform).
         ...platform.providers(),
       ],
     };

@@ -252,16 +252,17 @@ describe('messages: get, edit, delete, and the events each write publishes', () 
         'MESSAGE_DELETE',
       ]);
       for (const e of events) expect(e.channelId).toBe(g.channelId);
-      expect(events[0].d).toEqual({ ...created.body, guild_id: g.guildId });
-      expect(events[1].d).toEqual({ ...viaHook.body, guild_id: g.guildId });
-      expect(events[1].d).toMatchObject({
+      const d = events.map((e) => JSON.parse(e.data) as Record<string, unknown>);
+      expect(d[0]).toEqual({ ...created.body, guild_id: g.guildId });
+      expect(d[1]).toEqual({ ...viaHook.body, guild_id: g.guildId });
+      expect(d[1]).toMatchObject({
         webhook_id: hook.id,
         author: { id: hook.id, bot: true },
         mentions: [],
         embeds: [expect.objectContaining({ title: 'Build passed' })],
       });
-      expect(events[2].d).toEqual({ ...edited.body, guild_id: g.guildId });
-      expect(events[3].d).toEqual({
+      expect(d[2]).toEqual({ ...edited.body, guild_id: g.guildId });
+      expect(d[3]).toEqual({
         id: created.body.id,
         channel_id: g.channelId,
         guild_id: g.guildId,

@@ -50,6 +50,8 @@ export class AppConfig {
   /** `url` null = the embedded PostgreSQL in DATA_DIR/postgres (on `embeddedPort`, 0 = a free port). */
   readonly database: { url: string | null; poolSize: number; embeddedPort: number };
   readonly redisUrl: string | null;
+  /** Before every Redis key and pub/sub channel (REDIS_KEY_PREFIX; '' = none). */
+  readonly redisKeyPrefix: string;
   readonly mail: { smtpUrl: string | null; from: string };
   readonly sms: {
     provider: 'log' | 'twilio';
@@ -124,12 +126,20 @@ export class AppConfig {
   readonly shutdown: { graceMs: number; timeoutMs: number };
   /**
    * The real-time gateway (WebSocket at /gateway on the API's port): the URL clients are told
-   * (GATEWAY_URL, else PUBLIC_URL as ws(s)://…/gateway), a cap on open connections (0 = none),
-   * whether `compress=zlib-stream` is offered, and the heartbeat interval sent in Hello.
+   * (GATEWAY_URL, else PUBLIC_URL as ws(s)://…/gateway), caps on open connections (0 = none;
+   * by default well under the process's open-file limit) and per client address, upgrades and
+   * failed identifies per address per minute (rate limits: off with RATE_LIMITS=off), how long a connection may stay unidentified, sessions and identifies per
+   * user, whether `compress=zlib-stream` is offered, and the heartbeat interval sent in Hello.
    */
   readonly gateway: {
     url: string;
     maxConnections: number;
+    maxConnectionsPerAddress: number;
+    upgradesPerAddressPerMinute: number;
+    failedIdentifiesPerAddressPerMinute: number;
+    identifyTimeoutMs: number;
+    maxSessionsPerUser: number;
+    identifiesPerUserPerMinute: number;
     compression: boolean;
     heartbeatIntervalMs: number;
   };
@@ -175,6 +185,7 @@ export class AppConfig {
       embeddedPort: env.EMBEDDED_DB_PORT ?? 0,
     };
     this.redisUrl = env.REDIS_URL ?? null;
+    this.redisKeyPrefix = env.REDIS_KEY_PREFIX ?? '';
     this.mail = {
       smtpUrl: env.SMTP_URL ?? null,
       from: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',
@@ -272,7 +283,14 @@ export class AppConfig {
         /\/+$/,
         '',
       ),
-      maxConnections: env.GATEWAY_MAX_CONNECTIONS ?? 20_000,
+      maxConnections: env.GATEWAY_MAX_CONNECTIONS ?? defaultMaxConnections(),
+      maxConnectionsPerAddress: env.GATEWAY_MAX_CONNECTIONS_PER_ADDRESS ?? 100,
+      upgradesPerAddressPerMinute: env.GATEWAY_UPGRADES_PER_ADDRESS_PER_MINUTE ?? 120,
+      failedIdentifiesPerAddressPerMinute:
+        env.GATEWAY_FAILED_IDENTIFIES_PER_ADDRESS_PER_MINUTE ?? 10,
+      identifyTimeoutMs: env.GATEWAY_IDENTIFY_TIMEOUT_MS ?? 20_000,
+      maxSessionsPerUser: env.GATEWAY_MAX_SESSIONS_PER_USER ?? 32,
+      identifiesPerUserPerMinute: env.GATEWAY_IDENTIFIES_PER_USER_PER_MINUTE ?? 20,
       compression: (env.GATEWAY_COMPRESSION ?? 'on') === 'on',
       heartbeatIntervalMs: env.GATEWAY_HEARTBEAT_INTERVAL_MS ?? 41_250,
     };
@@ -308,4 +326,20 @@ function readPackageVersion(): string {
     if (existsSync(p)) return (JSON.parse(readFileSync(p, 'utf8')) as { version: string }).version;
   }
   return '0.0.0';
+}
+
+/**
+ * The default cap on gateway connections: each holds a file descriptor, so it stays well under
+ * the process's open-file limit, leaving a fifth of it (at least 256) for HTTP connections, the
+ * database pool, Redis and files — at most 20,000.
+ */
+function defaultMaxConnections(): number {
+  let limit = 1024;
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (m) limit = Number(m[1]);
+  } catch {
+    // Not Linux: assume the common default.
+  }
+  return Math.max(64, Math.min(20_000, limit - Math.max(256, Math.floor(limit / 5))));
 }

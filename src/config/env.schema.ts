@@ -45,6 +45,10 @@ export class EnvSchema {
   @IsOptional() @IsString() @MinLength(1) S3_SECRET_ACCESS_KEY?: string;
   @IsOptional() @IsIn(['true', 'false']) S3_FORCE_PATH_STYLE?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
+  /** Put before every Redis key and channel name, so that deployments can share one Redis. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'must be 1-64 of A-Z a-z 0-9 : _ . -' })
+  REDIS_KEY_PREFIX?: string;
   @IsOptional()
   @Matches(/^smtps?:\/\//, { message: 'must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string;
@@ -106,6 +110,42 @@ export class EnvSchema {
   @Matches(/^wss?:\/\/[^\s?#]+$/, { message: 'must be a ws:// or wss:// URL without query' })
   GATEWAY_URL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000) GATEWAY_MAX_CONNECTIONS?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  GATEWAY_MAX_CONNECTIONS_PER_ADDRESS?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  GATEWAY_UPGRADES_PER_ADDRESS_PER_MINUTE?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  GATEWAY_FAILED_IDENTIFIES_PER_ADDRESS_PER_MINUTE?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  GATEWAY_IDENTIFY_TIMEOUT_MS?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  GATEWAY_MAX_SESSIONS_PER_USER?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  GATEWAY_IDENTIFIES_PER_USER_PER_MINUTE?: number;
   @IsOptional() @IsIn(['on', 'off']) GATEWAY_COMPRESSION?: string;
   @IsOptional()
   @Transform(toInt)

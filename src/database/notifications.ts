@@ -1,7 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Client, type ClientConfig } from 'pg';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { sessionClientConfig } from './session-client';
 
 export interface NotificationListener {
   /** A notification on the channel (delivered after the notifying transaction committed). */
@@ -86,19 +87,9 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnApplicat
     await client?.end().catch(() => undefined);
   }
 
-  private connectionConfig(): ClientConfig {
-    const o = this.db.options as { url?: string; extra?: { application_name?: string } };
-    return {
-      connectionString: o.url,
-      application_name: `${o.extra?.application_name ?? 'parley'}-listen`,
-      connectionTimeoutMillis: 5_000,
-      keepAlive: true,
-    };
-  }
-
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client(this.connectionConfig());
+    const client = new Client(sessionClientConfig(this.db, 'listen'));
     let lost = false;
     const onLost = (err?: Error) => {
       if (lost) return;

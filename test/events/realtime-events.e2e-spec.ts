@@ -1,14 +1,22 @@
 import { DataSource } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
 import { EventLog } from '../../src/infra/events/event-log';
-import type { LoggedEvent, RealtimeEvent } from '../../src/infra/events/realtime-event';
+import { EventRelay } from '../../src/infra/events/event-relay';
+import {
+  EventName,
+  type LoggedEvent,
+  type RealtimeEvent,
+} from '../../src/infra/events/realtime-event';
 import { RealtimeEvents } from '../../src/infra/events/realtime-events';
-import { RedisEventLog } from '../../src/infra/events/redis-event-log';
-import { createTestApp, unique } from '../helpers/app';
+import { createTestApp } from '../helpers/app';
 
-/** An event of a guild id no other suite uses, so the listener sees only this test's events. */
+let counter = 0;
+/** A guild id no other suite uses, so the listener sees only this test's events. */
+const freshGuildId = () =>
+  String((BigInt(Date.now()) << 22n) | BigInt(++counter * 97 + (process.pid % 97)));
+
 const eventOf = (guildId: string, n: number): RealtimeEvent => ({
-  t: 'MESSAGE_DELETE',
+  t: EventName.MessageDelete,
   guildId,
   channelId: '1',
   d: { id: String(n), channel_id: '1', guild_id: guildId },
@@ -22,14 +30,15 @@ function listen(app: ParleyApp, guildId: string) {
   return { seen, stop };
 }
 
+const ids = (events: LoggedEvent[]) => events.map((e) => (JSON.parse(e.data) as { id: string }).id);
 const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => boolean): Promise<void> {
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
   const start = Date.now();
-  while (!check() && Date.now() - start < 5_000) await settle(10);
+  while (!check() && Date.now() - start < ms) await settle(10);
 }
 
-describe('realtime events are published after commit', () => {
+describe('realtime events are written with their change and delivered after commit', () => {
   let app: ParleyApp;
   let db: DataSource;
   let events: RealtimeEvents;
@@ -41,20 +50,26 @@ describe('realtime events are published after commit', () => {
   });
   afterAll(() => app.close());
 
-  it('holds events until the commit, then delivers them once, in order', async () => {
-    const guildId = unique('g');
+  it('holds events until the commit, then delivers them once, in order, at consecutive positions', async () => {
+    const guildId = freshGuildId();
     const { seen, stop } = listen(app, guildId);
     try {
       await db.transaction(async (manager) => {
-        events.publish(manager, [eventOf(guildId, 1)]);
+        await events.publish(manager, [eventOf(guildId, 1)]);
         await manager.query('SELECT 1');
-        events.publish(manager, [eventOf(guildId, 2), eventOf(guildId, 3)]);
+        await events.publish(manager, [eventOf(guildId, 2), eventOf(guildId, 3)]);
         await settle();
         expect(seen).toEqual([]);
       });
       await until(() => seen.length === 3);
       await settle(100);
-      expect(seen.map((e) => e.d.id)).toEqual(['1', '2', '3']);
+      expect(ids(seen)).toEqual(['1', '2', '3']);
+      expect(seen.map((e) => e.position)).toEqual([
+        seen[0].position,
+        seen[0].position + 1,
+        seen[0].position + 2,
+      ]);
+      expect(seen[0]).toMatchObject({ t: 'MESSAGE_DELETE', guildId, channelId: '1' });
       expect(new Set(seen.map((e) => e.id)).size).toBe(3);
     } finally {
       stop();
@@ -62,50 +77,66 @@ describe('realtime events are published after commit', () => {
   });
 
   it('drops the events of a transaction that rolls back, and of a savepoint rolled back', async () => {
-    const guildId = unique('g');
+    const guildId = freshGuildId();
     const { seen, stop } = listen(app, guildId);
     try {
       await expect(
         db.transaction(async (manager) => {
-          events.publish(manager, [eventOf(guildId, 1)]);
+          await events.publish(manager, [eventOf(guildId, 1)]);
           throw new Error('refused');
         }),
       ).rejects.toThrow('refused');
       await db.transaction(async (manager) => {
-        events.publish(manager, [eventOf(guildId, 2)]);
+        await events.publish(manager, [eventOf(guildId, 2)]);
         await expect(
           manager.transaction(async (inner) => {
-            events.publish(inner, [eventOf(guildId, 3)]);
+            await events.publish(inner, [eventOf(guildId, 3)]);
             throw new Error('inner refused');
           }),
         ).rejects.toThrow('inner refused');
         await manager.transaction(async (inner) => {
-          events.publish(inner, [eventOf(guildId, 4)]);
+          await events.publish(inner, [eventOf(guildId, 4)]);
         });
       });
       await until(() => seen.length >= 2);
       await settle();
-      expect(seen.map((e) => e.d.id)).toEqual(['2', '4']);
+      expect(ids(seen)).toEqual(['2', '4']);
     } finally {
       stop();
     }
   });
 
-  it('publishes at once without a transaction', async () => {
-    const guildId = unique('g');
+  it('refuses to write an event outside a transaction (it could outlive or miss its change)', async () => {
+    const guildId = freshGuildId();
+    await expect(events.publish(db.manager, [eventOf(guildId, 1)])).rejects.toThrow(
+      /transaction of their change/,
+    );
+  });
+
+  it('keeps a committed event in PostgreSQL until the relay numbers it, then delivers it', async () => {
+    const guildId = freshGuildId();
     const { seen, stop } = listen(app, guildId);
     try {
-      events.publish(undefined, [eventOf(guildId, 1)]);
-      events.publish(db.manager, [eventOf(guildId, 2)]);
-      await until(() => seen.length === 2);
-      expect(seen.map((e) => e.d.id)).toEqual(['1', '2']);
+      // Written straight into the outbox and committed, with nobody told: as if the process that
+      // committed it died before waking the relay. The relay's own polling finds it.
+      await db.query(
+        `INSERT INTO realtime_events (type, guild_id, channel_id, data) VALUES ('MESSAGE_DELETE', $1, 1, $2)`,
+        [guildId, JSON.stringify({ id: '7', channel_id: '1', guild_id: guildId })],
+      );
+      await until(() => seen.length === 1);
+      expect(ids(seen)).toEqual(['7']);
+      const [row] = await db.query<Array<{ position: string | null }>>(
+        'SELECT position::text AS position FROM realtime_events WHERE guild_id = $1',
+        [guildId],
+      );
+      expect(Number(row.position)).toBe(seen[0].position);
     } finally {
       stop();
     }
   });
 });
 
-describe('with REDIS_URL, the log is a Redis stream every instance reads', () => {
+describe('with REDIS_URL, every instance reads the same log', () => {
   let a: ParleyApp;
   let b: ParleyApp;
 
@@ -115,23 +146,24 @@ describe('with REDIS_URL, the log is a Redis stream every instance reads', () =>
   });
   afterAll(() => Promise.all([a?.close(), b?.close()]));
 
-  it('delivers what one instance commits to both, in the same order with the same ids', async () => {
-    expect(a.get(EventLog)).toBeInstanceOf(RedisEventLog);
-    const guildId = unique('g');
+  it('delivers what either instance commits to both, in the same order at the same positions', async () => {
+    expect(a.get(EventLog).shared).toBe(true);
+    // One relay for the database (an advisory lock); the other instance stands by.
+    await until(() => a.get(EventRelay).isLeader || b.get(EventRelay).isLeader);
+    expect(a.get(EventRelay).isLeader && b.get(EventRelay).isLeader).toBe(false);
+    const guildId = freshGuildId();
     const onA = listen(a, guildId);
     const onB = listen(b, guildId);
     try {
-      // The readers start from the stream's end when they subscribe.
-      await settle(500);
       await a.get(DataSource).transaction(async (manager) => {
-        a.get(RealtimeEvents).publish(manager, [eventOf(guildId, 1), eventOf(guildId, 2)]);
+        await a.get(RealtimeEvents).publish(manager, [eventOf(guildId, 1), eventOf(guildId, 2)]);
       });
-      b.get(RealtimeEvents).publish(undefined, [eventOf(guildId, 3)]);
+      await b.get(DataSource).transaction(async (manager) => {
+        await b.get(RealtimeEvents).publish(manager, [eventOf(guildId, 3)]);
+      });
       await until(() => onA.seen.length === 3 && onB.seen.length === 3);
-      expect(onA.seen.map((e) => e.d)).toEqual([1, 2, 3].map((n) => eventOf(guildId, n).d));
+      expect(ids(onA.seen)).toEqual(['1', '2', '3']);
       expect(onB.seen).toEqual(onA.seen);
-      expect(onA.seen[0]).toMatchObject({ t: 'MESSAGE_DELETE', guildId, channelId: '1' });
-      expect(onA.seen[0].id).toMatch(/^\d+-\d+$/);
     } finally {
       onA.stop();
       onB.stop();

@@ -90,6 +90,8 @@ describe('gateway robustness', () => {
     expect(stats()).toEqual({
       connections: 0,
       sessions: 0,
+      addresses: 0,
+      users: 0,
       routing: { guilds: 0, users: 0, starting: 0 },
     });
   });
@@ -113,6 +115,8 @@ describe('gateway robustness', () => {
     expect(stats()).toEqual({
       connections: 0,
       sessions: 25,
+      addresses: 0,
+      users: 1,
       routing: { guilds: 1, users: 1, starting: 0 },
     });
     const me = await http(app).get('/v1/users/@me').set('Authorization', user.token);

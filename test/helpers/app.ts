@@ -32,6 +32,18 @@ export const RELAXED_LIMITS = [
   .map((b) => `${b}=100000/1s`)
   .join(',');
 
+/**
+ * The gateway's per-address and per-user limits, raised out of reach: every test connects from
+ * 127.0.0.1, most as a handful of users. The abuse tests set their own.
+ */
+export const RELAXED_GATEWAY_LIMITS: Record<string, string> = {
+  GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '100000',
+  GATEWAY_UPGRADES_PER_ADDRESS_PER_MINUTE: '1000000',
+  GATEWAY_FAILED_IDENTIFIES_PER_ADDRESS_PER_MINUTE: '1000000',
+  GATEWAY_IDENTIFIES_PER_USER_PER_MINUTE: '100000',
+  GATEWAY_MAX_SESSIONS_PER_USER: '10000',
+};
+
 export interface TestAppOptions {
   env?: Record<string, string | undefined>;
   imports?: Array<Type | DynamicModule>;
@@ -72,6 +84,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Parle
       SMTP_URL: undefined,
       RATE_LIMITS: 'on',
       RATE_LIMIT_OVERRIDES: RELAXED_LIMITS,
+      ...RELAXED_GATEWAY_LIMITS,
       TRUST_PROXY: undefined,
       WORKER_ID: nextWorkerId(),
       HTTP_ADAPTER: testHttpAdapter(),
@@ -106,4 +119,16 @@ let counter = 0;
 export function unique(prefix = ''): string {
   counter += 1;
   return `${prefix}${Date.now().toString(36)}${process.pid.toString(36)}${counter}`;
+}
+
+/**
+ * A database of the suite's own on the test server, migrated, dropped by `drop()`: for suites
+ * that change what every instance on a database sees (the event log's positions), which must
+ * not reach the suites running beside them.
+ */
+export async function isolatedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { createPostgresTestDatabase } = await import('../setup/database');
+  const url = process.env.PARLEY_TEST_DATABASE_URL;
+  if (!url) throw new Error('PARLEY_TEST_DATABASE_URL is not set: run the e2e suites through jest');
+  return createPostgresTestDatabase(url);
 }

@@ -33,7 +33,7 @@ async function migrate(url: string): Promise<void> {
 
 /** A fresh database on the PostgreSQL server of TEST_DATABASE_URL, dropped afterwards. */
 export async function createPostgresTestDatabase(baseUrl: string): Promise<TestDatabase> {
-  const name = `parley_test_${Date.now()}_${process.pid}`;
+  const name = `parley_test_${Date.now()}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new Client({ connectionString: baseUrl });
   await admin.connect();
   try {

@@ -1,58 +1,233 @@
-import type { LoggedEvent, RealtimeEvent } from './realtime-event';
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DatabaseNotifications } from '../../database/notifications';
+import { EVENTS_CHANNEL, EventStore } from './event-store';
+import { EventTransport, type TransportReader } from './event-transport';
+import type { LoggedEvent } from './realtime-event';
 
-/** Receives the events appended by any instance, in log order, in batches. */
+/** Receives the log's events in order, each once, in batches. */
 export type EventListener = (events: LoggedEvent[]) => void;
 
+/** Events read from PostgreSQL per query. */
+const READ_BATCH = 1_000;
+/** While the transport cannot be read, PostgreSQL is read this often. */
+const POLL_MS = 250;
+/** With a shared transport working, a head announced by the relay is checked after this. */
+const ANNOUNCED_HEAD_GRACE_MS = 1_000;
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+
 /**
- * The ordered log of committed realtime events that every instance reads: in process when this
- * instance is alone (no REDIS_URL), a Redis stream shared by all instances otherwise
- * (redis-event-log.ts). Appending never fails the write that made the events — the change is
- * committed already; an event that cannot be appended is logged and lost, and gateway clients
- * that missed it learn so on resume (invalid session) rather than getting a gap unannounced.
+ * This instance's reader of the event log (ARCHITECTURE.md §7). Events are numbered 1, 2, 3, …
+ * by the relay; the reader delivers them to its listeners (the gateway) strictly in that order,
+ * each once. They arrive through the transport (in process, or the Redis stream) — possibly
+ * repeated or out of order — and whatever the transport missed is read from PostgreSQL, where the
+ * numbered log is kept for the retention window: a gap in positions, the transport being
+ * unreadable (Redis away: then PostgreSQL is polled), the relay's announcement of a head this
+ * instance has not reached. Only events that are no longer kept are lost, and then the gap
+ * listeners are told (the gateway ends the sessions that may have missed them: op 9).
  */
-export abstract class EventLog {
-  /** True when other instances see what this one appends (Redis). */
-  abstract readonly shared: boolean;
-
-  /**
-   * The id of the last event delivered to subscribers — or, before the first, the log's end when
-   * reading began ("0-0" until then). A session starting now follows the log from here.
-   */
-  abstract readonly position: string;
-
-  /** Appends, in order. Resolves once the events are in the log. */
-  abstract append(events: RealtimeEvent[]): Promise<void>;
-
-  /** Delivers every event appended from now on, by any instance. Returns the unsubscribe. */
-  abstract subscribe(listener: EventListener): () => void;
-
-  /**
-   * The events after `afterId` (exclusive), in order — for a gateway session resumed on another
-   * instance — or null when some of them are no longer kept (or this log cannot replay).
-   */
-  abstract range(afterId: string): Promise<LoggedEvent[] | null>;
-
-  abstract close(): Promise<void>;
-
+@Injectable()
+export class EventLog
+  implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown, TransportReader
+{
+  private readonly logger = new Logger('EventLog');
+  private readonly listeners = new Set<EventListener>();
   private readonly gapListeners = new Set<() => void>();
+  /** Events received ahead of `position`, waiting for the ones before them. */
+  private readonly ahead = new Map<number, LoggedEvent>();
+  private pos = 0;
+  private active = false;
+  private transportReading = false;
+  private catching: Promise<void> | null = null;
+  private catchAgain = false;
+  private poller: NodeJS.Timeout | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly transport: EventTransport,
+    private readonly notifications: DatabaseNotifications,
+  ) {}
+
+  /** The position of the last event delivered: a session starting now follows from here. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /** True when other instances see what this one's relay sends (Redis). */
+  get shared(): boolean {
+    return this.transport.shared;
+  }
+
+  onModuleInit(): void {
+    this.notifications.listen(EVENTS_CHANNEL, {
+      onNotification: (head) => this.announced(Number(head)),
+      onListening: (on) => {
+        if (on) this.catchUp();
+      },
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // The operator CLI boots the app without an HTTP server: nobody to deliver to.
+    if (!(this.adapterHost.httpAdapter as unknown)) return;
+    this.pos = await EventStore.head(this.dataSource);
+    this.active = true;
+    this.transport.start(this);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.active = false;
+    if (this.poller) clearInterval(this.poller);
+    this.listeners.clear();
+    await this.transport.close();
+  }
+
+  /** Delivers every event from the current position on. Returns the unsubscribe. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /**
-   * Calls `listener` whenever events may have been lost: an append of this instance failed, or
-   * this instance could not read the log for a while (Redis away or restarted — another
-   * instance's appends may have failed meanwhile). Returns the unsubscribe.
+   * Calls `listener` when events this instance should have delivered are gone (no longer kept
+   * anywhere): whoever relied on receiving every event must start over. Returns the unsubscribe.
    */
   onGap(listener: () => void): () => void {
     this.gapListeners.add(listener);
     return () => this.gapListeners.delete(listener);
   }
 
-  /** Tells the gap listeners (see onGap). */
-  protected gap(): void {
+  /**
+   * The events after `after`, in order, read from PostgreSQL — for a gateway session resumed on
+   * this instance — or null when some of them are no longer kept.
+   */
+  async range(after: number): Promise<LoggedEvent[] | null> {
+    const out: LoggedEvent[] = [];
+    let from = after;
+    for (;;) {
+      const rows = await EventStore.read(this.dataSource, from, NO_LIMIT, READ_BATCH);
+      if (rows.length > 0 && rows[0].position !== from + 1) return null;
+      if (
+        rows.length === 0 &&
+        out.length === 0 &&
+        (await EventStore.head(this.dataSource)) > after
+      ) {
+        return null;
+      }
+      out.push(...rows);
+      if (rows.length < READ_BATCH) return out;
+      from = rows[rows.length - 1].position;
+    }
+  }
+
+  /** Events from the transport or the local relay: delivered in order once their turn comes. */
+  offer(events: LoggedEvent[]): void {
+    if (!this.active) return;
+    for (const e of events) if (e.position > this.pos) this.ahead.set(e.position, e);
+    this.drain();
+  }
+
+  onEvents(events: LoggedEvent[]): void {
+    this.offer(events);
+  }
+
+  onReading(reading: boolean): void {
+    this.transportReading = reading;
+    if (reading) {
+      if (this.poller) clearInterval(this.poller);
+      this.poller = null;
+      // Whatever was committed while it could not be read.
+      this.catchUp();
+    } else if (!this.poller) {
+      this.poller = setInterval(() => this.catchUp(), POLL_MS);
+      this.poller.unref();
+    }
+  }
+
+  /** Delivers what is contiguous with the position; a hole left behind is read from PostgreSQL. */
+  private drain(): void {
+    if (this.ahead.size === 0) return;
+    const batch: LoggedEvent[] = [];
+    for (let next = this.ahead.get(this.pos + 1); next; next = this.ahead.get(this.pos + 1)) {
+      this.ahead.delete(next.position);
+      this.pos = next.position;
+      batch.push(next);
+    }
+    if (batch.length > 0) this.deliver(batch);
+    if (this.ahead.size > 0) this.catchUp();
+  }
+
+  /** The relay says the log reaches `head`. */
+  private announced(head: number): void {
+    if (!this.active || !(head > this.pos)) return;
+    if (this.transport.shared && this.transportReading) {
+      // On its way through the transport, most likely: look again in a moment.
+      setTimeout(() => {
+        if (head > this.pos) this.catchUp();
+      }, ANNOUNCED_HEAD_GRACE_MS).unref();
+      return;
+    }
+    this.catchUp();
+  }
+
+  /** Reads what follows the position from PostgreSQL (one reader at a time). */
+  private catchUp(): void {
+    if (!this.active) return;
+    if (this.catching) {
+      this.catchAgain = true;
+      return;
+    }
+    this.catching = this.readMissing()
+      .catch((err: Error) => this.logger.warn(`reading the event log failed: ${err.message}`))
+      .finally(() => {
+        this.catching = null;
+        if (this.catchAgain) {
+          this.catchAgain = false;
+          this.catchUp();
+        }
+      });
+  }
+
+  private async readMissing(): Promise<void> {
+    for (;;) {
+      const rows = await EventStore.read(this.dataSource, this.pos, NO_LIMIT, READ_BATCH);
+      if (!this.active) return;
+      if (rows.length === 0) {
+        // Nothing kept after the position: if the log is further on, those events are gone.
+        const head = await EventStore.head(this.dataSource);
+        if (head > this.pos) this.lost(head);
+        return;
+      }
+      if (rows[0].position > this.pos + 1) this.lost(rows[0].position - 1);
+      this.offer(rows);
+      if (rows.length < READ_BATCH) return;
+    }
+  }
+
+  /** Events up to `until` are no longer kept: skip past them and tell the gap listeners. */
+  private lost(until: number): void {
+    this.logger.warn(`realtime events ${this.pos + 1}–${until} are no longer kept`);
+    this.pos = until;
+    for (const key of this.ahead.keys()) if (key <= until) this.ahead.delete(key);
     for (const listener of this.gapListeners) listener();
   }
 
-  /** An append failed: its events are lost (the write they follow is committed). */
-  appendFailed(): void {
-    this.gap();
+  private deliver(events: LoggedEvent[]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(events);
+      } catch (err) {
+        this.logger.error(`an event listener failed: ${(err as Error).message}`);
+      }
+    }
   }
 }

@@ -1,32 +1,36 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
+import { AppConfig } from '../../config/app.config';
 import { REDIS } from '../redis/redis.module';
 import { EventLog } from './event-log';
-import { MemoryEventLog } from './memory-event-log';
+import { EventRelay } from './event-relay';
+import { EventTransport } from './event-transport';
+import { MemoryEventTransport } from './memory-event-transport';
+import { RealtimeEventEntity, RealtimeEventLogEntity } from './realtime-event.entity';
 import { RealtimeEvents } from './realtime-events';
-import { RedisEventLog } from './redis-event-log';
+import { RedisEventTransport } from './redis-event-transport';
 
 /**
- * The realtime event path's first half: aggregates publish through RealtimeEvents after commit;
- * the log carries the events to every instance (Redis when REDIS_URL is set, else this process).
+ * The realtime event path up to the gateway (ARCHITECTURE.md §7): aggregates write their events
+ * in the outbox with their change (RealtimeEvents), the relay numbers them (EventRelay) and hands
+ * them to every instance (EventTransport: this process, or Redis with REDIS_URL), where the log
+ * reader (EventLog) delivers them in order — reading PostgreSQL for whatever the transport missed.
  */
 @Global()
 @Module({
+  imports: [TypeOrmModule.forFeature([RealtimeEventEntity, RealtimeEventLogEntity])],
   providers: [
     {
-      provide: EventLog,
-      inject: [REDIS],
-      useFactory: (redis: Redis | null): EventLog =>
-        redis ? new RedisEventLog(redis) : new MemoryEventLog(),
+      provide: EventTransport,
+      inject: [REDIS, AppConfig],
+      useFactory: (redis: Redis | null, config: AppConfig): EventTransport =>
+        redis ? new RedisEventTransport(redis, config.redisKeyPrefix) : new MemoryEventTransport(),
     },
+    EventLog,
+    EventRelay,
     RealtimeEvents,
   ],
-  exports: [EventLog, RealtimeEvents],
+  exports: [EventLog, EventRelay, RealtimeEvents],
 })
-export class EventsModule implements OnApplicationShutdown {
-  constructor(@Inject(EventLog) private readonly log: EventLog) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.log.close();
-  }
-}
+export class EventsModule {}

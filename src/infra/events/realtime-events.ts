@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type {
   DataSource,
@@ -6,96 +6,87 @@ import type {
   EntitySubscriberInterface,
   QueryRunner,
   TransactionCommitEvent,
-  TransactionRollbackEvent,
 } from 'typeorm';
-import { EventLog } from './event-log';
-import type { RealtimeEvent } from './realtime-event';
+import { EventRelay } from './event-relay';
+import { serialise, type RealtimeEvent } from './realtime-event';
 
-interface Held {
-  /** The transaction depth it was published at: a savepoint rolled back drops what it held. */
-  depth: number;
-  events: RealtimeEvent[];
-}
+// One statement per publish, whatever the number of events.
+const INSERT_EVENTS = `
+  INSERT INTO realtime_events (type, guild_id, channel_id, user_id, author_id, mention_ids, data, data_redacted)
+  SELECT t, g, c, u, a, CASE WHEN m IS NULL THEN NULL ELSE string_to_array(m, ',')::bigint[] END, d, r
+    FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[],
+                $7::text[], $8::text[]) AS v(t, g, c, u, a, m, d, r)`;
 
-// TypeORM counts nested transactions (savepoints) in a protected field; read, never written.
-function depthOf(runner: QueryRunner): number {
-  return (runner as unknown as { transactionDepth: number }).transactionDepth;
+/** The columns of `events` as INSERT_EVENTS takes them. */
+export function outboxParameters(events: RealtimeEvent[]): unknown[][] {
+  const cols: unknown[][] = [[], [], [], [], [], [], [], []];
+  for (const e of events) {
+    const { data, redacted } = serialise(e);
+    cols[0].push(e.t);
+    cols[1].push(e.guildId ?? null);
+    cols[2].push(e.channelId ?? null);
+    cols[3].push(e.userId ?? null);
+    cols[4].push(e.authorId ?? null);
+    cols[5].push(e.mentionIds && e.mentionIds.length > 0 ? e.mentionIds.join(',') : null);
+    cols[6].push(data);
+    cols[7].push(redacted);
+  }
+  return cols;
 }
 
 /**
- * Where the aggregates publish their realtime events (DESIGN.md §4 "Gateway"): after the
- * transaction that made the change commits, never for one that rolls back. A write made in a
- * transaction publishes through its EntityManager; the events are held on its QueryRunner
- * until TypeORM reports the outermost commit (a rollback drops them, a savepoint rolled back drops
- * those published inside it). A write outside a transaction is committed when its statement
- * returns: it publishes at once.
+ * Where the aggregates publish their realtime events (DESIGN.md §4 "Gateway", ARCHITECTURE.md
+ * §7): into the outbox table, in the transaction of the change — so an event exists exactly when
+ * its change committed, whatever happens to this process after the commit. Once the outermost
+ * transaction commits, the relay is woken to number the events and hand them to every instance.
  */
 @Injectable()
 export class RealtimeEvents implements OnModuleInit {
-  private readonly logger = new Logger('RealtimeEvents');
-  private readonly held = new WeakMap<QueryRunner, Held[]>();
+  /** Transactions that wrote events: the relay is woken when they commit. */
+  private readonly wrote = new WeakSet<QueryRunner>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly log: EventLog,
+    private readonly relay: EventRelay,
   ) {}
 
   onModuleInit(): void {
     const subscriber: EntitySubscriberInterface = {
       afterTransactionCommit: (event: TransactionCommitEvent) => this.committed(event.queryRunner),
-      afterTransactionRollback: (event: TransactionRollbackEvent) =>
-        this.rolledBack(event.queryRunner),
     };
     this.dataSource.subscribers.push(subscriber);
   }
 
   /**
-   * Publishes `events` once `manager`'s transaction commits, or now when `manager` has none open
-   * (or is not given: the change is committed already).
+   * Writes `events` in `manager`'s transaction, which must be open: an event written outside the
+   * transaction of its change could exist without the change, or the change without it.
    */
-  publish(manager: EntityManager | undefined, events: RealtimeEvent[]): void {
+  async publish(manager: EntityManager, events: RealtimeEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const runner = manager?.queryRunner;
+    const runner = manager.queryRunner;
     if (!runner?.isTransactionActive) {
-      this.send(events);
-      return;
+      throw new Error('realtime events are written in the transaction of their change');
     }
-    const held = this.held.get(runner) ?? [];
-    held.push({ depth: depthOf(runner), events });
-    this.held.set(runner, held);
+    await manager.query(INSERT_EVENTS, outboxParameters(events));
+    this.wrote.add(runner);
+  }
+
+  /** Events were written by a statement of the caller's (a single-statement write): wake the relay. */
+  written(): void {
+    this.relay.wake();
   }
 
   private committed(runner: QueryRunner): void {
-    // A savepoint released: its events now belong to the enclosing transaction.
-    if (runner.isTransactionActive) {
-      const depth = depthOf(runner);
-      for (const h of this.held.get(runner) ?? []) h.depth = Math.min(h.depth, depth);
-      return;
-    }
-    const held = this.held.get(runner);
-    if (!held) return;
-    this.held.delete(runner);
-    this.send(held.flatMap((h) => h.events));
-  }
-
-  private rolledBack(runner: QueryRunner): void {
-    const held = this.held.get(runner);
-    if (!held) return;
-    if (!runner.isTransactionActive) {
-      this.held.delete(runner);
-      return;
-    }
-    const depth = depthOf(runner);
-    this.held.set(
-      runner,
-      held.filter((h) => h.depth <= depth),
-    );
-  }
-
-  private send(events: RealtimeEvent[]): void {
-    this.log.append(events).catch((err: Error) => {
-      this.logger.warn(`${events.length} realtime event(s) not published: ${err.message}`);
-      this.log.appendFailed();
-    });
+    // A savepoint released: the outermost transaction is still open.
+    if (runner.isTransactionActive || !this.wrote.has(runner)) return;
+    this.wrote.delete(runner);
+    this.relay.wake();
   }
 }
+
+/**
+ * The outbox INSERT as a data-modifying CTE body for single-statement writers (the webhook
+ * group commit): `INSERT INTO realtime_events (...)` followed by a SELECT of the caller's.
+ */
+export const OUTBOX_COLUMNS =
+  'realtime_events (type, guild_id, channel_id, user_id, author_id, mention_ids, data, data_redacted)';

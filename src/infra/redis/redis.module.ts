@@ -20,6 +20,9 @@ export const REDIS = Symbol('REDIS');
           enableOfflineQueue: false,
           connectTimeout: 2_000,
           lazyConnect: false,
+          // Every key of every user of this client (and its duplicates); channels are
+          // prefixed by their users (pub/sub names are not keys).
+          keyPrefix: config.redisKeyPrefix || undefined,
         });
         const logger = new Logger('Redis');
         let lastWarning = 0;

@@ -1,6 +1,7 @@
 import { constants, createInflate } from 'node:zlib';
 import type WebSocket from 'ws';
-import { GatewayConnection, MAX_BUFFERED_BYTES } from './gateway-connection';
+import { GatewayConnection, MAX_BUFFERED_BYTES, type ConnectionOwner } from './gateway-connection';
+import type { GatewaySession } from './gateway-session';
 
 /** A stand-in for a server-side `ws` socket: records what is sent; the backlog is settable. */
 function fakeSocket() {
@@ -21,12 +22,41 @@ function fakeSocket() {
   return { ws, sent, closes };
 }
 
+function owner(onSlow: () => void = () => undefined): ConnectionOwner {
+  return { slowConsumer: onSlow, dispatched: () => undefined };
+}
+
+/** Inflates every chunk in order through one stream (as a client does); the text of each. */
+async function inflateAll(chunks: Buffer[]): Promise<string[]> {
+  const inflate = createInflate();
+  const out: string[] = [];
+  for (const chunk of chunks) {
+    expect(chunk.subarray(-4).toString('hex')).toBe('0000ffff');
+    out.push(
+      await new Promise<string>((resolve, reject) => {
+        let acc = '';
+        const onData = (d: Buffer) => (acc += d.toString());
+        inflate.on('data', onData);
+        inflate.once('error', reject);
+        inflate.write(chunk);
+        inflate.flush(constants.Z_SYNC_FLUSH, () => {
+          inflate.off('data', onData);
+          resolve(acc);
+        });
+      }),
+    );
+  }
+  return out;
+}
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 5));
+}
+
 describe('GatewayConnection', () => {
   it('writes JSON text frames, and nothing once closed', () => {
     const { ws, sent, closes } = fakeSocket();
-    const conn = new GatewayConnection(ws as unknown as WebSocket, '127.0.0.1', false, () => {
-      throw new Error('not slow');
-    });
+    const conn = new GatewayConnection(ws as unknown as WebSocket, '127.0.0.1', false, owner());
     conn.sendOp(10, { heartbeat_interval: 41250 });
     expect(sent).toEqual(['{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}']);
     conn.close(4004);
@@ -35,41 +65,29 @@ describe('GatewayConnection', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('compresses into one zlib stream: every message ends with 00 00 ff ff and inflates in order', async () => {
+  it('compresses into one zlib stream: precompressed frames before identify, one deflate context after', async () => {
     const { ws, sent } = fakeSocket();
-    const conn = new GatewayConnection(
-      ws as unknown as WebSocket,
-      undefined,
-      true,
-      () => undefined,
-    );
+    const conn = new GatewayConnection(ws as unknown as WebSocket, '127.0.0.1', true, owner());
+    const hello = '{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}';
+    const ack = '{"op":11,"d":null,"s":null,"t":null}';
+    conn.sendRaw(hello);
+    conn.sendRaw(ack);
+    // Before identify nothing allocates a deflate context: the frames are sent at once.
+    expect(sent).toHaveLength(2);
+    expect((conn as unknown as { deflate: unknown }).deflate).toBeNull();
+    conn.session = {} as GatewaySession;
     const frames = [1, 2, 3].map(
       (s) => `{"op":0,"s":${s},"t":"MESSAGE_CREATE","d":{"content":"${'hello '.repeat(200)}"}}`,
     );
     for (const f of frames) conn.sendRaw(f);
-    await new Promise<void>((resolve) => {
-      const check = () => (sent.length === 3 ? resolve() : setTimeout(check, 5));
-      check();
-    });
-    const inflate = createInflate();
-    const out: string[] = [];
-    for (const chunk of sent as Buffer[]) {
-      expect(chunk.subarray(-4).toString('hex')).toBe('0000ffff');
-      const text = await new Promise<string>((resolve) => {
-        let acc = '';
-        const onData = (d: Buffer) => (acc += d.toString());
-        inflate.on('data', onData);
-        inflate.write(chunk);
-        inflate.flush(constants.Z_SYNC_FLUSH, () => {
-          inflate.off('data', onData);
-          resolve(acc);
-        });
-      });
-      out.push(text);
-    }
-    expect(out).toEqual(frames);
+    await until(() => sent.length === 5);
+    // Once the context exists everything goes through it, even without a session.
+    conn.session = null;
+    conn.sendRaw(ack);
+    await until(() => sent.length === 6);
+    expect(await inflateAll(sent as Buffer[])).toEqual([hello, ack, ...frames, ack]);
     // The second frame repeats the first's text: the shared context compresses it far better.
-    expect((sent[1] as Buffer).length).toBeLessThan((sent[0] as Buffer).length / 2);
+    expect((sent[3] as Buffer).length).toBeLessThan((sent[2] as Buffer).length / 2);
     conn.close(1000);
   });
 
@@ -78,9 +96,9 @@ describe('GatewayConnection', () => {
     let slow = 0;
     const conn = new GatewayConnection(
       ws as unknown as WebSocket,
-      undefined,
+      '127.0.0.1',
       false,
-      () => (slow += 1),
+      owner(() => (slow += 1)),
     );
     ws.bufferedAmount = MAX_BUFFERED_BYTES;
     conn.sendRaw('{}');

@@ -5,16 +5,21 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { EventLog } from '../../infra/events/event-log';
-import { compareLogIds, type LoggedEvent } from '../../infra/events/realtime-event';
+import type { LoggedEvent } from '../../infra/events/realtime-event';
 import { GuildSnapshots } from '../guilds/guild-snapshots';
 import type { GatewaySession } from './gateway-session';
-import { EVENT_INTENT, Intents, shardOf } from './protocol';
+import { EVENT_INTENT, GatewayDispatchEvents as E, Intent, shardOf } from './protocol';
+
+/** Events after which a member's channel visibility in the guild may have changed. */
+const PERMISSION_CHANGES = new Set<string>([E.GuildRoleUpdate, E.GuildRoleDelete]);
 
 /**
- * Routes the committed events of every instance (EventLog) to this instance's sessions: to the
- * members of the event's guild, with VIEW_CHANNEL for channel and message events, within their
- * shard and intents; message content only with MESSAGE_CONTENT (or when the bot is the author or
- * mentioned). A member's own membership changes become GUILD_CREATE / GUILD_DELETE for them.
+ * Routes the log's events (EventLog: every instance's, in order) to this instance's sessions:
+ * guild events to the members of the guild, with VIEW_CHANNEL for channel and message events,
+ * within their shard and intents, message content only with MESSAGE_CONTENT (or to its author
+ * and those it mentions); user events to that user's sessions. A member's own membership
+ * changes become GUILD_CREATE / GUILD_DELETE for them, and their own GUILD_MEMBER_UPDATE reaches
+ * them whatever their intents (Discord's rule). Payloads are sent as the writer serialised them.
  */
 @Injectable()
 export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -47,7 +52,7 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /** The log position routed up to (sessions starting now follow from it). */
-  get lastRouted(): string {
+  get position(): number {
     return this.log.position;
   }
 
@@ -59,7 +64,7 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   /** The session's guilds are known: index them and send what was queued meanwhile. */
   started(session: GatewaySession): void {
-    for (const guildId of session.guilds.keys()) addTo(this.byGuild, guildId, session);
+    for (const guildId of session.guildIds) addTo(this.byGuild, guildId, session);
     this.starting.delete(session);
     session.started();
   }
@@ -67,21 +72,19 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
   /**
    * A session taken over from another instance: `events` (the log after its checkpoint) go
    * through the same routing as live ones, then what was queued live meanwhile (events already
-   * replayed are recognised by their log position and skipped).
+   * replayed are recognised by their position and skipped).
    */
   replay(session: GatewaySession, events: LoggedEvent[]): void {
-    const queued = session.starting ?? [];
-    session.starting = null;
-    for (const guildId of session.guilds.keys()) addTo(this.byGuild, guildId, session);
+    for (const guildId of session.guildIds) addTo(this.byGuild, guildId, session);
     this.starting.delete(session);
-    for (const event of events) this.deliver(session, event, new Rendered(event));
-    for (const run of queued) run();
+    for (const event of events) this.deliver(session, event);
+    session.started();
   }
 
   unregister(session: GatewaySession): void {
     this.starting.delete(session);
     removeFrom(this.byUser, session.identity.userId, session);
-    for (const guildId of session.guilds.keys()) removeFrom(this.byGuild, guildId, session);
+    for (const guildId of session.guildIds) removeFrom(this.byGuild, guildId, session);
   }
 
   /** Index sizes (diagnostics, leak checks). */
@@ -89,135 +92,109 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
     return { guilds: this.byGuild.size, users: this.byUser.size, starting: this.starting.size };
   }
 
+  /** The sessions of a guild on this instance. */
+  sessionsOf(guildId: string): ReadonlySet<GatewaySession> {
+    return this.byGuild.get(guildId) ?? EMPTY;
+  }
+
   private route(event: LoggedEvent): void {
-    const targets = new Set(this.byGuild.get(event.guildId) ?? []);
-    if (event.userId) for (const s of this.byUser.get(event.userId) ?? []) targets.add(s);
-    for (const s of this.starting) targets.add(s);
-    if (targets.size === 0) return;
-    const rendered = new Rendered(event);
-    for (const session of targets) {
-      if (session.starting) {
-        // Queued as a whole: filtered against the guilds it will know once started.
-        session.starting.push(() => this.deliver(session, event, rendered));
-      } else {
-        this.deliver(session, event, rendered);
+    const members = event.guildId ? this.byGuild.get(event.guildId) : undefined;
+    if (members) for (const session of members) this.deliver(session, event);
+    if (event.userId) {
+      for (const session of this.byUser.get(event.userId) ?? EMPTY) {
+        if (!members?.has(session) && !session.starting) this.deliver(session, event);
       }
     }
+    // Queued whole while they start: filtered against the guilds they will know then.
+    for (const session of this.starting) session.whenStarted(() => this.deliver(session, event));
   }
 
-  private deliver(session: GatewaySession, event: LoggedEvent, rendered: Rendered): void {
-    if (compareLogIds(event.id, session.seenPos) <= 0) return;
-    session.seenPos = event.id;
-    const own = event.userId !== undefined && event.userId === session.identity.userId;
-    if (own && event.t === 'GUILD_MEMBER_ADD') return this.joined(session, event);
-    if (own && event.t === 'GUILD_MEMBER_REMOVE') return this.left(session, event);
-    if (own && event.t === 'GUILD_MEMBER_UPDATE') this.refresh(session, event.guildId);
+  private deliver(session: GatewaySession, event: LoggedEvent): void {
+    if (!session.see(event.position)) return;
+    const own = event.userId !== null && event.userId === session.identity.userId;
+    if (own && event.guildId) {
+      if (event.t === E.GuildMemberAdd) return this.joined(session, event, event.guildId);
+      if (event.t === E.GuildMemberRemove) return this.left(session, event, event.guildId);
+      if (event.t === E.GuildMemberUpdate) this.refresh(session, event.guildId);
+    }
+    if (event.guildId && PERMISSION_CHANGES.has(event.t) && session.follows(event.guildId)) {
+      this.refresh(session, event.guildId);
+    }
     // Decided in order: a GUILD_CREATE still being read changes what the session follows.
-    if (session.busy) session.serial(() => this.apply(session, event, rendered));
-    else this.apply(session, event, rendered);
+    if (session.busy) session.serial(() => this.apply(session, event));
+    else this.apply(session, event);
   }
 
-  private apply(session: GatewaySession, event: LoggedEvent, rendered: Rendered): void {
-    if (this.accepts(session, event)) session.dispatch(event.t, rendered.for(session));
-    session.settle(event.id);
+  private apply(session: GatewaySession, event: LoggedEvent): void {
+    if (this.accepts(session, event)) session.dispatch(event.t, payloadFor(session, event));
+    session.settle(event.position);
   }
 
   private accepts(session: GatewaySession, event: LoggedEvent): boolean {
-    const guild = session.guilds.get(event.guildId);
-    if (!guild) return false;
-    if (event.channelId !== undefined && !guild.canView) return false;
+    const self = session.identity.userId;
+    if (!event.guildId) return event.userId === self;
+    const canView = session.canView(event.guildId);
+    if (canView === undefined) return false;
+    if (event.channelId !== null && !canView) return false;
+    if (event.t === E.GuildMemberUpdate && event.userId === self) return true;
     const intent = EVENT_INTENT[event.t];
     return intent === undefined || session.wants(intent);
   }
 
   /** The session's user joined a guild: GUILD_CREATE once its snapshot is read. */
-  private joined(session: GatewaySession, event: LoggedEvent): void {
+  private joined(session: GatewaySession, event: LoggedEvent, guildId: string): void {
     const [shardId, shardCount] = session.shard;
-    if (shardOf(event.guildId, shardCount) !== shardId) {
-      return session.inOrder(() => session.settle(event.id));
+    if (shardOf(guildId, shardCount) !== shardId) {
+      return session.inOrder(() => session.settle(event.position));
     }
     session.serial(async () => {
-      const guild = session.guilds.has(event.guildId)
+      const guild = session.follows(guildId)
         ? null
-        : await this.snapshots.forMember(session.identity.userId, event.guildId, {
-            members: session.wants(Intents.GUILD_MEMBERS),
+        : await this.snapshots.forMember(session.identity.userId, guildId, {
+            members: session.wants(Intent.GuildMembers),
             largeThreshold: session.largeThreshold,
           });
-      if (guild && !session.guilds.has(guild.guildId)) {
-        session.guilds.set(guild.guildId, { canView: guild.canView });
-        session.guildsDirty = true;
-        addTo(this.byGuild, guild.guildId, session);
-        if (session.wants(Intents.GUILDS)) {
-          session.dispatch('GUILD_CREATE', JSON.stringify(guild.create));
-        }
+      if (guild && !session.follows(guildId)) {
+        session.follow(guildId, guild.canView);
+        addTo(this.byGuild, guildId, session);
+        if (session.wants(Intent.Guilds)) session.dispatch(E.GuildCreate, guild.create);
       }
-      session.settle(event.id);
+      session.settle(event.position);
     });
   }
 
-  /** Their roles changed: whether they still see the channels. */
+  /** Their permissions may have changed: whether they still see the channels. */
   private refresh(session: GatewaySession, guildId: string): void {
     session.serial(async () => {
-      const guild = await this.snapshots.forMember(session.identity.userId, guildId, {
-        members: false,
-        largeThreshold: session.largeThreshold,
-      });
-      const known = session.guilds.get(guildId);
-      if (guild && known && known.canView !== guild.canView) {
-        known.canView = guild.canView;
-        session.guildsDirty = true;
-      }
+      const canView = await this.snapshots.canView(session.identity.userId, guildId);
+      if (canView !== null && session.follows(guildId)) session.follow(guildId, canView);
     });
   }
 
-  private left(session: GatewaySession, event: LoggedEvent): void {
-    const guildId = event.guildId;
+  private left(session: GatewaySession, event: LoggedEvent, guildId: string): void {
     session.inOrder(() => {
-      if (session.guilds.delete(guildId)) {
-        session.guildsDirty = true;
+      if (session.unfollow(guildId)) {
         removeFrom(this.byGuild, guildId, session);
-        if (session.wants(Intents.GUILDS)) {
-          session.dispatch('GUILD_DELETE', JSON.stringify({ id: guildId }));
+        if (session.wants(Intent.Guilds)) {
+          session.dispatch(E.GuildDelete, JSON.stringify({ id: guildId }));
         }
       }
-      session.settle(event.id);
+      session.settle(event.position);
     });
   }
 }
 
+const EMPTY: ReadonlySet<GatewaySession> = new Set();
+
 /**
- * An event's payload serialized once for all recipients — and once more without the message
- * content, for bots without MESSAGE_CONTENT that are neither its author nor mentioned in it.
+ * The payload text a session gets: as written, or without the message's content for a bot
+ * without MESSAGE_CONTENT that is neither its author nor mentioned in it.
  */
-class Rendered {
-  private full: string | null = null;
-  private redacted: string | null = null;
-
-  constructor(private readonly event: LoggedEvent) {}
-
-  for(session: GatewaySession): string {
-    if (this.needsRedaction(session)) {
-      this.redacted ??= JSON.stringify({
-        ...this.event.d,
-        content: '',
-        embeds: [],
-        attachments: [],
-        components: [],
-      });
-      return this.redacted;
-    }
-    this.full ??= JSON.stringify(this.event.d);
-    return this.full;
-  }
-
-  private needsRedaction(session: GatewaySession): boolean {
-    if (session.readsContent) return false;
-    if (this.event.t !== 'MESSAGE_CREATE' && this.event.t !== 'MESSAGE_UPDATE') return false;
-    const d = this.event.d as { author?: { id?: string }; mentions?: Array<{ id?: string }> };
-    const self = session.identity.userId;
-    if (d.author?.id === self) return false;
-    return !(d.mentions ?? []).some((u) => u.id === self);
-  }
+function payloadFor(session: GatewaySession, event: LoggedEvent): string {
+  if (event.redacted === null || session.readsContent) return event.data;
+  const self = session.identity.userId;
+  if (event.authorId === self || event.mentionIds?.includes(self)) return event.data;
+  return event.redacted;
 }
 
 function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {

@@ -4,14 +4,14 @@ import { Auth, CurrentCaller, Public } from '../../common/auth/auth.decorator';
 import type { BotCaller } from '../../common/auth/caller';
 import { AppConfig } from '../../config/app.config';
 import { GatewayBotResponse, GatewayResponse } from './gateway.response';
-import { IdentifyLimits } from './identify-limits';
+import { GatewayLimits } from './gateway-limits';
 
 @ApiTags('Gateway')
 @Controller('gateway')
 export class GatewayController {
   constructor(
     private readonly config: AppConfig,
-    private readonly limits: IdentifyLimits,
+    private readonly limits: GatewayLimits,
   ) {}
 
   /** Where the real-time gateway is. */

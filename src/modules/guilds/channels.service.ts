@@ -5,6 +5,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { EventName } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { ChannelEntity, ChannelType } from './channel.entity';
 import type { CreateChannelDto } from './dto/create-channel.dto';
@@ -70,8 +71,8 @@ export class ChannelsService {
         position: dto.position ?? Number(stats?.max ?? -1) + 1,
       });
       await m.insert(ChannelEntity, c);
-      this.events.publish(m, [
-        { t: 'CHANNEL_CREATE', guildId, channelId: c.id, d: toGatewayChannel(c) },
+      await this.events.publish(m, [
+        { t: EventName.ChannelCreate, guildId, channelId: c.id, d: toGatewayChannel(c) },
       ]);
       return c;
     });

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { effectivePermissions, hasPermission, ungrantable } from './permissions';
+import { basePermissionsSql, hasPermission, memberPermissions, ungrantable } from './permissions';
 
 export interface GuildAccess {
   guildId: string;
@@ -17,19 +17,16 @@ export interface ChannelAccess extends GuildAccess {
   channelId: string;
 }
 
-// One indexed query: the guild's owner, the membership and the OR of @everyone + member roles.
+// One indexed query: the guild's owner, the membership and the member's base permissions.
 const GUILD_ACCESS_SQL = `
-  SELECT g.id AS guild_id, g.owner_id,
-         (SELECT COALESCE(bit_or(r.permissions), 0) FROM guild_roles r
-           WHERE r.guild_id = g.id AND (r.id = g.id OR r.id = ANY(m.roles)))::text AS permissions
+  SELECT g.id AS guild_id, g.owner_id, ${basePermissionsSql('g', 'm')}::text AS permissions
     FROM guilds g
     JOIN guild_members m ON m.guild_id = g.id AND m.user_id = $2
    WHERE g.id = $1`;
 
 const CHANNEL_ACCESS_SQL = `
   SELECT c.id AS channel_id, g.id AS guild_id, g.owner_id,
-         (SELECT COALESCE(bit_or(r.permissions), 0) FROM guild_roles r
-           WHERE r.guild_id = g.id AND (r.id = g.id OR r.id = ANY(m.roles)))::text AS permissions
+         ${basePermissionsSql('g', 'm')}::text AS permissions
     FROM channels c
     JOIN guilds g ON g.id = c.guild_id
     JOIN guild_members m ON m.guild_id = g.id AND m.user_id = $2
@@ -51,12 +48,11 @@ export class GuildAccessService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   private toAccess(row: AccessRow, userId: string): GuildAccess {
-    const isOwner = row.owner_id === userId;
     return {
       guildId: row.guild_id,
       ownerId: row.owner_id,
-      isOwner,
-      permissions: effectivePermissions(BigInt(row.permissions), isOwner),
+      isOwner: row.owner_id === userId,
+      permissions: memberPermissions(row.permissions, row.owner_id, userId),
     };
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
-import type { RealtimeEvent } from '../../infra/events/realtime-event';
+import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { UserEntity } from '../users/user.entity';
 import { toUserPartial } from '../users/user.mapper';
 import { GuildMemberEntity } from './guild-member.entity';
@@ -78,7 +78,7 @@ export class GuildMembersService {
       .returning(['guild_id'])
       .execute();
     if ((res.raw as unknown[]).length === 0) return null;
-    this.events.publish(m, [memberEvent('GUILD_MEMBER_ADD', member, user)]);
+    await this.events.publish(m, [memberEvent(EventName.GuildMemberAdd, member, user)]);
     return member;
   }
 
@@ -95,7 +95,7 @@ export class GuildMembersService {
       relations: { user: true },
     });
     if (member?.user) {
-      this.events.publish(m, [memberEvent('GUILD_MEMBER_UPDATE', member, member.user)]);
+      await this.events.publish(m, [memberEvent(EventName.GuildMemberUpdate, member, member.user)]);
     }
   }
 
@@ -117,13 +117,15 @@ export class GuildMembersService {
         relations: { user: true },
       });
       const inserted = new Set(rows.filter((r) => r.inserted).map((r) => r.user_id));
-      this.events.publish(
+      await this.events.publish(
         m,
         members.flatMap((member) =>
           member.user
             ? [
                 memberEvent(
-                  inserted.has(member.userId) ? 'GUILD_MEMBER_ADD' : 'GUILD_MEMBER_UPDATE',
+                  inserted.has(member.userId)
+                    ? EventName.GuildMemberAdd
+                    : EventName.GuildMemberUpdate,
                   member,
                   member.user,
                 ),
@@ -145,9 +147,9 @@ export class GuildMembersService {
       if (!member) return false;
       await m.delete(GuildMemberEntity, { guildId, userId });
       if (member.user) {
-        this.events.publish(m, [
+        await this.events.publish(m, [
           {
-            t: 'GUILD_MEMBER_REMOVE',
+            t: EventName.GuildMemberRemove,
             guildId,
             userId,
             d: { guild_id: guildId, user: toUserPartial(member.user) },
@@ -160,7 +162,7 @@ export class GuildMembersService {
 }
 
 function memberEvent(
-  t: 'GUILD_MEMBER_ADD' | 'GUILD_MEMBER_UPDATE',
+  t: EventName.GuildMemberAdd | EventName.GuildMemberUpdate,
   member: GuildMemberEntity,
   user: UserEntity,
 ): RealtimeEvent {

@@ -24,4 +24,8 @@ export class GuildRoleEntity {
 
   @Column({ type: 'integer', default: 0 })
   position: number;
+
+  /** The bot user whose managed role this is (made when it was installed; goes with it). */
+  @Column({ name: 'bot_id', type: 'bigint', nullable: true })
+  botId: string | null;
 }

@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
-import { UserEntity } from '../users/user.entity';
-import { toUserPartial } from '../users/user.mapper';
-import { ChannelEntity } from './channel.entity';
-import { GuildMemberEntity } from './guild-member.entity';
-import { GuildRoleEntity } from './guild-role.entity';
-import { GuildEntity } from './guild.entity';
-import { effectivePermissions, hasPermission, Permissions } from './permissions';
+import { DataSource } from 'typeorm';
+import { toUserPartial, USER_PARTIAL_COLUMNS, type UserPartialSource } from '../users/user.mapper';
+import type { UserPartialResponse } from '../users/user.response';
+import { hasPermission, memberPermissions, Permissions, basePermissionsSql } from './permissions';
 import {
   toGatewayChannel,
   toGatewayGuild,
@@ -19,8 +15,8 @@ import {
 /** A guild as one member sees it when a gateway session starts or when they join it. */
 export interface MemberGuild {
   guildId: string;
-  /** The GUILD_CREATE payload. */
-  create: Payload;
+  /** The GUILD_CREATE payload, serialised. */
+  create: string;
   /** Whether they hold VIEW_CHANNEL there (channel and message events are sent only then). */
   canView: boolean;
 }
@@ -31,10 +27,18 @@ export interface SnapshotOptions {
   largeThreshold: number;
   /** Read at most this many guilds (the caller refuses more). */
   limit: number;
+  /** The member's user partial, when the caller read it already (READY does). */
+  self?: UserPartialResponse;
 }
+
+/** Snapshots read at the same time; more wait their turn (bounds the memory a burst of identifies takes). */
+const MAX_CONCURRENT_READS = 8;
 
 interface MembershipRow {
   guild_id: string;
+  name: string;
+  icon: string | null;
+  banner: string | null;
   owner_id: string;
   joined_at: Date;
   roles: string[];
@@ -42,29 +46,71 @@ interface MembershipRow {
   member_count: number;
 }
 
-// The member's guilds with what the gateway needs of each: their roles' permissions (guild
-// level: Parley has no channel overwrites) and the member count.
+interface ChannelRow {
+  id: string;
+  guild_id: string;
+  name: string;
+  type: number;
+  position: number;
+}
+
+interface RoleRow {
+  id: string;
+  guild_id: string;
+  name: string;
+  permissions: string;
+  position: number;
+  bot_id: string | null;
+}
+
+interface MemberRow extends UserPartialSource {
+  guild_id: string;
+  roles: string[];
+  joined_at: Date;
+}
+
+// The member's guilds with what the gateway needs of each: the guild's row, the membership, the
+// member's base permissions (the rule of permissions.ts) and the member count.
 const MEMBERSHIPS_SQL = `
-  SELECT g.id::text AS guild_id, g.owner_id::text AS owner_id, m.joined_at, m.roles::text[] AS roles,
-         (SELECT COALESCE(bit_or(r.permissions), 0) FROM guild_roles r
-           WHERE r.guild_id = g.id AND (r.id = g.id OR r.id = ANY(m.roles)))::text AS permissions,
+  SELECT g.id::text AS guild_id, g.name, g.icon, g.banner, g.owner_id::text AS owner_id,
+         m.joined_at, m.roles::text[] AS roles, ${basePermissionsSql('g', 'm')}::text AS permissions,
          (SELECT count(*)::int FROM guild_members c WHERE c.guild_id = g.id) AS member_count
     FROM guild_members m JOIN guilds g ON g.id = m.guild_id
    WHERE m.user_id = $1 AND ($2::bigint IS NULL OR g.id = $2)
    ORDER BY g.id
    LIMIT $3`;
 
+const CHANNELS_SQL = `
+  SELECT id::text AS id, guild_id::text AS guild_id, name, type, position
+    FROM channels WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`;
+
+const ROLES_SQL = `
+  SELECT id::text AS id, guild_id::text AS guild_id, name, permissions::text AS permissions,
+         position, bot_id::text AS bot_id
+    FROM guild_roles WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`;
+
+const MEMBERS_SQL = `
+  SELECT m.guild_id::text AS guild_id, m.roles::text[] AS roles, m.joined_at, ${USER_PARTIAL_COLUMNS}
+    FROM guild_members m JOIN users u ON u.id = m.user_id
+   WHERE m.guild_id = ANY($1::bigint[]) ORDER BY m.joined_at`;
+
+const SELF_SQL = `SELECT ${USER_PARTIAL_COLUMNS} FROM users u WHERE u.id = $1`;
+
 /**
- * Reads guilds as gateway payloads (READY's list, GUILD_CREATE), a fixed number of queries
- * whatever the number of guilds.
+ * Reads guilds as gateway payloads (READY's list, GUILD_CREATE): a fixed number of plain SQL
+ * queries whatever the number of guilds, rows mapped by the gateway mappers and serialised once —
+ * no entity graphs (an identify burst is what sets the process's memory high-water mark).
  */
 @Injectable()
 export class GuildSnapshots {
+  private reading = 0;
+  private readonly waiting: Array<() => void> = [];
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Every guild `userId` is a member of (up to `options.limit`), in id order. */
   forUser(userId: string, options: SnapshotOptions): Promise<MemberGuild[]> {
-    return this.load(userId, null, options);
+    return this.bounded(() => this.load(userId, null, options));
   }
 
   /** One guild of theirs, or null when they are not (or no longer) a member. */
@@ -73,8 +119,18 @@ export class GuildSnapshots {
     guildId: string,
     options: Omit<SnapshotOptions, 'limit'>,
   ): Promise<MemberGuild | null> {
-    const [guild] = await this.load(userId, guildId, { ...options, limit: 1 });
+    const [guild] = await this.bounded(() => this.load(userId, guildId, { ...options, limit: 1 }));
     return guild ?? null;
+  }
+
+  /** Whether they hold VIEW_CHANNEL in the guild; null when they are not a member. */
+  async canView(userId: string, guildId: string): Promise<boolean | null> {
+    const [row] = await this.dataSource.query<MembershipRow[]>(MEMBERSHIPS_SQL, [
+      userId,
+      guildId,
+      1,
+    ]);
+    return row ? canViewOf(row, userId) : null;
   }
 
   private async load(
@@ -82,66 +138,50 @@ export class GuildSnapshots {
     guildId: string | null,
     options: SnapshotOptions,
   ): Promise<MemberGuild[]> {
-    const rows = await this.dataSource.query<MembershipRow[]>(MEMBERSHIPS_SQL, [
-      userId,
-      guildId,
-      options.limit,
-    ]);
+    const db = this.dataSource;
+    const rows = await db.query<MembershipRow[]>(MEMBERSHIPS_SQL, [userId, guildId, options.limit]);
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.guild_id);
-    const listed = rows
-      .filter((r) => options.members && r.member_count <= options.largeThreshold)
-      .map((r) => r.guild_id);
-    const [guilds, channels, roles, members, self] = await Promise.all([
-      this.dataSource.getRepository(GuildEntity).findBy({ id: In(ids) }),
-      this.dataSource
-        .getRepository(ChannelEntity)
-        .find({ where: { guildId: In(ids) }, order: { position: 'ASC', id: 'ASC' } }),
-      this.dataSource
-        .getRepository(GuildRoleEntity)
-        .find({ where: { guildId: In(ids) }, order: { position: 'ASC', id: 'ASC' } }),
-      listed.length === 0
-        ? Promise.resolve([])
-        : this.dataSource.getRepository(GuildMemberEntity).find({
-            where: { guildId: In(listed) },
-            relations: { user: true },
-            order: { joinedAt: 'ASC' },
-          }),
-      this.dataSource.getRepository(UserEntity).findOneBy({ id: userId }),
+    const listed = options.members
+      ? rows.filter((r) => r.member_count <= options.largeThreshold).map((r) => r.guild_id)
+      : [];
+    const [channels, roles, members, selfRows] = await Promise.all([
+      db.query<ChannelRow[]>(CHANNELS_SQL, [ids]),
+      db.query<RoleRow[]>(ROLES_SQL, [ids]),
+      listed.length === 0 ? Promise.resolve([]) : db.query<MemberRow[]>(MEMBERS_SQL, [listed]),
+      options.self ? Promise.resolve([]) : db.query<MemberRow[]>(SELF_SQL, [userId]),
     ]);
-    const byGuild = <T extends { guildId: string }>(items: T[]) => {
-      const map = new Map<string, T[]>();
-      for (const item of items) {
-        const list = map.get(item.guildId) ?? [];
-        list.push(item);
-        map.set(item.guildId, list);
-      }
-      return map;
-    };
-    const guildById = new Map(guilds.map((g) => [g.id, g]));
-    const channelsOf = byGuild(channels);
-    const rolesOf = byGuild(roles);
-    const membersOf = byGuild(members);
-    const selfUser = self ? toUserPartial(self) : null;
-
-    return rows.flatMap((row) => {
-      const guild = guildById.get(row.guild_id);
-      if (!guild || !selfUser) return [];
-      const permissions = effectivePermissions(BigInt(row.permissions), row.owner_id === userId);
-      const memberList = listed.includes(row.guild_id)
-        ? (membersOf.get(row.guild_id) ?? []).flatMap((m) =>
-            m.user ? [toGatewayMember(toUserPartial(m.user), m.roles, m.joinedAt)] : [],
+    const self = options.self ?? (selfRows[0] ? toUserPartial(selfRows[0]) : null);
+    if (!self) return [];
+    const channelsOf = groupBy(channels);
+    const rolesOf = groupBy(roles);
+    const membersOf = groupBy(members);
+    const listedSet = new Set(listed);
+    return rows.map((row) => {
+      const memberList = listedSet.has(row.guild_id)
+        ? (membersOf.get(row.guild_id) ?? []).map((m) =>
+            toGatewayMember(toUserPartial(m), m.roles, m.joined_at),
           )
-        : [toGatewayMember(selfUser, row.roles, row.joined_at)];
+        : [toGatewayMember(self, row.roles, row.joined_at)];
       const create: Payload = {
-        ...toGatewayGuild(guild),
+        ...toGatewayGuild({
+          id: row.guild_id,
+          name: row.name,
+          icon: row.icon,
+          banner: row.banner,
+          ownerId: row.owner_id,
+        }),
         unavailable: false,
         joined_at: row.joined_at.toISOString(),
         large: row.member_count > options.largeThreshold,
         member_count: row.member_count,
         lazy: true,
-        roles: (rolesOf.get(row.guild_id) ?? []).map(toGatewayRole),
-        channels: (channelsOf.get(row.guild_id) ?? []).map(toGatewayChannel),
+        roles: (rolesOf.get(row.guild_id) ?? []).map((r) =>
+          toGatewayRole({ ...r, botId: r.bot_id }),
+        ),
+        channels: (channelsOf.get(row.guild_id) ?? []).map((c) =>
+          toGatewayChannel({ ...c, guildId: c.guild_id }),
+        ),
         members: memberList,
         threads: [],
         presences: [],
@@ -150,13 +190,42 @@ export class GuildSnapshots {
         guild_scheduled_events: [],
         soundboard_sounds: [],
       };
-      return [
-        {
-          guildId: row.guild_id,
-          create,
-          canView: hasPermission(permissions, Permissions.VIEW_CHANNEL),
-        },
-      ];
+      return {
+        guildId: row.guild_id,
+        create: JSON.stringify(create),
+        canView: canViewOf(row, userId),
+      };
     });
   }
+
+  /** Runs `read` when fewer than MAX_CONCURRENT_READS are running. */
+  private async bounded<T>(read: () => Promise<T>): Promise<T> {
+    if (this.reading >= MAX_CONCURRENT_READS) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.reading += 1;
+    try {
+      return await read();
+    } finally {
+      this.reading -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+function canViewOf(row: MembershipRow, userId: string): boolean {
+  return hasPermission(
+    memberPermissions(row.permissions, row.owner_id, userId),
+    Permissions.VIEW_CHANNEL,
+  );
+}
+
+function groupBy<T extends { guild_id: string }>(items: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const list = map.get(item.guild_id);
+    if (list) list.push(item);
+    else map.set(item.guild_id, [item]);
+  }
+  return map;
 }

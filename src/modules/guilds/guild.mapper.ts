@@ -31,6 +31,9 @@ export function toMemberResponse(m: GuildMemberEntity, user: UserEntity): Member
   return { user: toUserPartial(user), roles: m.roles, joined_at: m.joinedAt.toISOString() };
 }
 
+/** The name of a webhook's messages when neither the webhook nor the post names them. */
+const WEBHOOK_DEFAULT_NAME = 'Webhook';
+
 /** How a webhook appears as a message author. */
 export function webhookAuthor(
   webhookId: string,
@@ -39,7 +42,7 @@ export function webhookAuthor(
 ): UserPartialResponse {
   return {
     id: webhookId,
-    username: name ?? 'Webhook',
+    username: name ?? WEBHOOK_DEFAULT_NAME,
     discriminator: '0000',
     global_name: null,
     avatar,
@@ -47,6 +50,29 @@ export function webhookAuthor(
     flags: 0,
     bot: true,
   };
+}
+
+/**
+ * `webhookAuthor` as a SQL expression (a `json`), for statements that render a message's event
+ * from the webhook's row: the same fields in the same order, from `webhookAuthor` itself.
+ */
+export function webhookAuthorSql(idExpr: string, nameExpr: string, avatarExpr: string): string {
+  const fromRow: Partial<Record<keyof UserPartialResponse, string>> = {
+    id: `${idExpr}::text`,
+    username: `COALESCE(${nameExpr}, ${sqlLiteral(WEBHOOK_DEFAULT_NAME)})`,
+    avatar: avatarExpr,
+  };
+  const args = Object.entries(webhookAuthor('', null, null)).map(
+    ([key, value]) =>
+      `'${key}', ${fromRow[key as keyof UserPartialResponse] ?? sqlLiteral(value as string | number | boolean | null)}`,
+  );
+  return `json_build_object(${args.join(', ')})`;
+}
+
+function sqlLiteral(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return `'${value.replace(/'/g, "''")}'`;
 }
 
 // Authors of deleted accounts still need a well-formed author object.

@@ -15,6 +15,7 @@ import { GuildSnapshots } from './guild-snapshots';
 import { GuildsService } from './guilds.service';
 import { MessageEntity } from './message.entity';
 import { MessagesService } from './messages.service';
+import { WebhookMessagesWriter } from './webhook-messages.writer';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
 const SERVICES = [
@@ -25,6 +26,9 @@ const SERVICES = [
   ChannelsService,
   MessagesService,
 ];
+
+/** Used inside the module only. */
+const INTERNAL = [WebhookMessagesWriter];
 
 @Module({
   imports: [
@@ -39,7 +43,7 @@ const SERVICES = [
     ]),
   ],
   controllers: [GuildsController, ChannelsController],
-  providers: SERVICES,
+  providers: [...SERVICES, ...INTERNAL],
   exports: SERVICES,
 })
 export class GuildsModule {}

@@ -8,6 +8,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { inTransaction } from '../../database/transaction';
+import { EventName } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { AssetStorage } from '../../infra/storage/asset-storage.service';
 import { UserEntity } from '../users/user.entity';
@@ -21,7 +22,7 @@ import { GuildMembersService } from './guild-members.service';
 import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
 import { toGuildResponse, toMemberResponse } from './guild.mapper';
-import { toGatewayGuild } from './realtime.mapper';
+import { toGatewayGuild, toGatewayRole } from './realtime.mapper';
 import type { GuildResponse, MemberResponse } from './guild.response';
 import {
   ALL_PERMISSIONS,
@@ -100,12 +101,31 @@ export class GuildsService {
     const repo = this.dataSource.getRepository(GuildEntity);
     if (Object.keys(patch).length === 0)
       return toGuildResponse(await repo.findOneByOrFail({ id: guildId }));
-    await repo.update({ id: guildId }, patch);
-    const guild = await repo.findOneByOrFail({ id: guildId });
-    this.events.publish(undefined, [
-      { t: 'GUILD_UPDATE', guildId, d: { ...toGatewayGuild(guild), guild_id: guildId } },
-    ]);
+    const guild = await this.dataSource.transaction(async (m) => {
+      await m.update(GuildEntity, { id: guildId }, patch);
+      return this.announceUpdate(m, guildId);
+    });
     return toGuildResponse(guild);
+  }
+
+  /**
+   * GUILD_UPDATE for the guild as it is now in `m`'s transaction: Discord's guild object, roles
+   * included (bot libraries rebuild their role cache from it). Returns the guild.
+   */
+  async announceUpdate(m: EntityManager, guildId: string): Promise<GuildEntity> {
+    const guild = await m.findOneByOrFail(GuildEntity, { id: guildId });
+    const roles = await m.find(GuildRoleEntity, {
+      where: { guildId },
+      order: { position: 'ASC', id: 'ASC' },
+    });
+    await this.events.publish(m, [
+      {
+        t: EventName.GuildUpdate,
+        guildId,
+        d: { ...toGatewayGuild(guild), roles: roles.map(toGatewayRole), guild_id: guildId },
+      },
+    ]);
+    return guild;
   }
 
   /**

@@ -44,6 +44,26 @@ export function combine(bitfields: Iterable<bigint | string>): bigint {
 }
 
 /**
+ * The permission rule, in one place (ARCHITECTURE.md §6 "Permissions"): a member's base
+ * permissions are the bits of @everyone (the role whose id is the guild's) and of their roles,
+ * OR'd — guild level, Parley has no channel overwrites — and `effectivePermissions` gives the
+ * owner and ADMINISTRATOR everything. Every reader uses both: HTTP access checks
+ * (GuildAccessService) and the gateway's snapshots (GuildSnapshots).
+ *
+ * The base permissions as a SQL expression (a bigint), for a query with the guild's row as
+ * `guild` and the membership's as `member`.
+ */
+export function basePermissionsSql(guild: string, member: string): string {
+  return `(SELECT COALESCE(bit_or(r.permissions), 0) FROM guild_roles r
+            WHERE r.guild_id = ${guild}.id AND (r.id = ${guild}.id OR r.id = ANY(${member}.roles)))`;
+}
+
+/** A member's effective permissions from their base permissions (as read) and the guild's owner. */
+export function memberPermissions(base: bigint | string, ownerId: string, userId: string): bigint {
+  return effectivePermissions(BigInt(base), ownerId === userId);
+}
+
+/**
  * Effective guild-level permissions: the owner and ADMINISTRATOR have everything, otherwise the
  * union of @everyone and the member's roles.
  */

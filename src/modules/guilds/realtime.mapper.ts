@@ -11,7 +11,9 @@ import type { GuildEntity } from './guild.entity';
 
 export type Payload = Record<string, unknown>;
 
-export function toGatewayChannel(c: ChannelEntity): Payload {
+export function toGatewayChannel(
+  c: Pick<ChannelEntity, 'id' | 'type' | 'guildId' | 'name' | 'position'>,
+): Payload {
   return {
     id: c.id,
     type: c.type,
@@ -28,8 +30,11 @@ export function toGatewayChannel(c: ChannelEntity): Payload {
   };
 }
 
-export function toGatewayRole(r: GuildRoleEntity): Payload {
-  return {
+/** A role as Discord shapes it; a bot's managed role has `managed` and `tags.bot_id`. */
+export function toGatewayRole(
+  r: Pick<GuildRoleEntity, 'id' | 'name' | 'position' | 'permissions' | 'botId'>,
+): Payload {
+  const role: Payload = {
     id: r.id,
     name: r.name,
     color: 0,
@@ -39,10 +44,12 @@ export function toGatewayRole(r: GuildRoleEntity): Payload {
     unicode_emoji: null,
     position: r.position,
     permissions: r.permissions,
-    managed: false,
+    managed: r.botId !== null,
     mentionable: false,
     flags: 0,
   };
+  if (r.botId !== null) role.tags = { bot_id: r.botId };
+  return role;
 }
 
 export function toGatewayMember(
@@ -70,7 +77,9 @@ export function toGatewayMember(
 }
 
 /** The guild object (GUILD_UPDATE; GUILD_CREATE adds its collections). */
-export function toGatewayGuild(g: GuildEntity): Payload {
+export function toGatewayGuild(
+  g: Pick<GuildEntity, 'id' | 'name' | 'icon' | 'banner' | 'ownerId'>,
+): Payload {
   return {
     id: g.id,
     name: g.name,

@@ -9,6 +9,7 @@ import { GuildsModule } from '../guilds/guilds.module';
 import { StorageModule } from '../../infra/storage/storage.module';
 import { UsersModule } from '../users/users.module';
 import { ApplicationEntity } from './application.entity';
+import { ApplicationFlagsReader, CachedApplicationFlags } from './application-flags.port';
 import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
 import { BOT_GUILD_INSTALLER } from './bot-guild-installer.port';
@@ -85,7 +86,8 @@ import { OidcKeyStore } from './oidc-keys';
         }),
     },
     { provide: BOT_GUILD_INSTALLER, useClass: GuildBotInstaller },
+    { provide: ApplicationFlagsReader, useClass: CachedApplicationFlags },
   ],
-  exports: [ApplicationsService, OAuth2TokensService],
+  exports: [ApplicationsService, OAuth2TokensService, ApplicationFlagsReader],
 })
 export class OAuth2Module {}

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingHttpHeaders } from 'node:http';
-import { DataSource } from 'typeorm';
 import type { ReceivedPayload } from '../../common/auth/caller';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { MessageResponse } from '../guilds/guild.response';
-import type { MessageDraft } from '../guilds/embeds/embed';
-import { MessagesService, type WebhookPost } from '../guilds/messages.service';
+import { MessagesService } from '../guilds/messages.service';
+import type { WebhookPost } from '../guilds/webhook-messages.writer';
 import { WebhookTokenCache } from './webhook-token-cache';
 import { firstHeader, type DeliveryFormat } from './delivery';
 import { DeliveryParser } from './delivery-parser';
@@ -23,16 +21,6 @@ const MAX_DELIVERY_ID = 100;
  * INSERT re-checks; undefined on routes that take no signature.
  */
 type SecretCheck = WebhookPost['secretCheck'];
-
-// A delivery id counts for a day; an older row is reclaimed instead of blocking forever.
-const FORGET_DELIVERY_SQL =
-  'DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND delivery_id = $2';
-
-const RECORD_DELIVERY_SQL = `
-  INSERT INTO webhook_deliveries (webhook_id, delivery_id) VALUES ($1, $2)
-  ON CONFLICT (webhook_id, delivery_id) DO UPDATE SET created_at = now()
-   WHERE webhook_deliveries.created_at < now() - interval '1 day'
-  RETURNING webhook_id`;
 
 const DELIVERY_HEADERS = [
   'x-github-delivery',
@@ -62,7 +50,6 @@ const SIGNED_FORMATS = new Set<DeliveryFormat>(['repohost', 'errortracker']);
 @Injectable()
 export class WebhookExecutionService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly messages: MessagesService,
     private readonly cache: WebhookTokenCache,
     private readonly credentials: WebhookCredentials,
@@ -70,25 +57,20 @@ export class WebhookExecutionService {
   ) {}
 
   /**
-   * Posts the message (MessagesService: one INSERT, group-committed); 404 when the webhook
-   * vanished since the token check, 401 when its signing secret changed (on another instance)
-   * since the delivery was checked.
+   * Posts the message (MessagesService: one INSERT, group-committed, that also records a
+   * repository host's delivery id); 404 when the webhook vanished since the token check, 401 when
+   * its signing secret changed (on another instance) since the delivery was checked. Null for a
+   * redelivery (its id was seen within a day): nothing is posted.
    */
-  private async post(
-    webhookId: string,
-    tokenHash: Buffer,
-    draft: MessageDraft,
-    secretCheck?: SecretCheck,
-  ): Promise<MessageResponse> {
-    const message = await this.messages.postAsWebhook({ webhookId, tokenHash, secretCheck, draft });
-    if (!message) {
-      this.cache.evict(webhookId);
-      if (secretCheck && (await this.credentials.stillHolds(webhookId, tokenHash))) {
-        throw new ApiError(ErrorCode.InvalidWebhookSignature);
-      }
-      throw new ApiError(ErrorCode.UnknownWebhook);
+  private async post(post: WebhookPost): Promise<MessageResponse | null> {
+    const outcome = await this.messages.postAsWebhook(post);
+    if (outcome.kind === 'posted') return outcome.message;
+    if (outcome.kind === 'duplicate') return null;
+    this.cache.evict(post.webhookId);
+    if (post.secretCheck && (await this.credentials.stillHolds(post.webhookId, post.tokenHash))) {
+      throw new ApiError(ErrorCode.InvalidWebhookSignature);
     }
-    return message;
+    throw new ApiError(ErrorCode.UnknownWebhook);
   }
 
   /**
@@ -113,44 +95,17 @@ export class WebhookExecutionService {
     const secretCheck: SecretCheck = signed
       ? { sealed: webhook.signing?.sealed ?? null }
       : undefined;
-    // GitHub-style delivery ids de-duplicate redeliveries for a day (after the signature check).
+    // GitHub-style delivery ids de-duplicate redeliveries for a day (after the signature check),
+    // recorded by the statement that posts the message: a refused post does not use the id up.
     const deliveryId =
       format === 'repohost' ? firstHeader(delivery.headers, DELIVERY_HEADERS) : undefined;
-    if (deliveryId && !(await this.firstDelivery(webhook.webhookId, deliveryId))) {
-      return { posted: false };
-    }
-    try {
-      const message = await this.post(webhook.webhookId, webhook.tokenHash, draft, secretCheck);
-      return { posted: true, message };
-    } catch (err) {
-      // Nothing was posted: the sender's redelivery must not be taken for a duplicate.
-      if (deliveryId) await this.forgetDelivery(webhook.webhookId, deliveryId);
-      throw err;
-    }
-  }
-
-  /** Releases a recorded delivery id whose message was not posted. Best effort. */
-  private async forgetDelivery(webhookId: string, deliveryId: string): Promise<void> {
-    await this.dataSource
-      .query(FORGET_DELIVERY_SQL, [webhookId, deliveryId.slice(0, MAX_DELIVERY_ID)])
-      .catch(() => undefined);
-  }
-
-  /** True the first time a delivery id is seen (within a day). */
-  private async firstDelivery(webhookId: string, deliveryId: string): Promise<boolean> {
-    try {
-      const rows = await this.dataSource.query<unknown[]>(RECORD_DELIVERY_SQL, [
-        webhookId,
-        deliveryId.slice(0, MAX_DELIVERY_ID),
-      ]);
-      return rows.length > 0;
-    } catch (err) {
-      // 23503: the webhook row is gone (deleted on another instance since the cached check).
-      if ((err as { driverError?: { code?: string } }).driverError?.code === '23503') {
-        this.cache.evict(webhookId);
-        throw new ApiError(ErrorCode.UnknownWebhook);
-      }
-      throw err;
-    }
+    const message = await this.post({
+      webhookId: webhook.webhookId,
+      tokenHash: webhook.tokenHash,
+      secretCheck,
+      draft,
+      deliveryId: deliveryId?.slice(0, MAX_DELIVERY_ID),
+    });
+    return message ? { posted: true, message } : { posted: false };
   }
 }

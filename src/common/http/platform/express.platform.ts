@@ -57,6 +57,7 @@ export class ExpressPlatform extends HttpPlatform {
   private instance!: express.Express;
 
   createAdapter(config: AppConfig): ExpressAdapter {
+    this.configureTrust(config);
     const instance = express();
     // Before the adapter touches the router (its constructor adds a middleware): the router
     // takes these two when it is created. Paths are case-sensitive, and `/path/` is `/path`.

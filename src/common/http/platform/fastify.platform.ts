@@ -41,6 +41,7 @@ export class FastifyPlatform extends HttpPlatform {
   private readonly templates = new WeakMap<object, string | undefined>();
 
   createAdapter(config: AppConfig): FastifyAdapter {
+    this.configureTrust(config);
     return new FastifyAdapter({
       logger: false,
       trustProxy: trustProxyOf(config.trustProxy),

@@ -1,5 +1,7 @@
 import type { INestApplication, Provider } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
+import type { IncomingMessage } from 'node:http';
+import proxyaddr from 'proxy-addr';
 import type { Logger as Pino } from 'pino';
 import type { AppConfig } from '../../../config/app.config';
 import type { ApiError } from '../../errors/api-error';
@@ -78,6 +80,31 @@ export abstract class HttpPlatform {
 
   /** The matched route's path template (`/v1/users/:id`), undefined before routing or when none matched. */
   abstract routeOf(req: HttpRequest): string | undefined;
+
+  private trust: ((addr: string, i: number) => boolean) | null = null;
+
+  /** Called by `createAdapter`: which hops of X-Forwarded-For to believe (`TRUST_PROXY`). */
+  protected configureTrust(config: AppConfig): void {
+    const trust = trustProxyOf(config.trustProxy);
+    this.trust =
+      trust === false
+        ? null
+        : trust === true
+          ? () => true
+          : typeof trust === 'number'
+            ? (_addr, i) => i < trust
+            : proxyaddr.compile(trust.split(',').map((t) => t.trim()));
+  }
+
+  /**
+   * The client's address for a request the framework never sees (the gateway's WebSocket
+   * upgrade), by the same rule as the frameworks' `req.ip`: the peer, or with `TRUST_PROXY` the
+   * first X-Forwarded-For hop not trusted (both frameworks use proxy-addr with this setting).
+   */
+  clientAddressOf(req: IncomingMessage): string {
+    const peer = req.socket.remoteAddress ?? 'unknown';
+    return this.trust ? proxyaddr(req, this.trust) : peer;
+  }
 }
 
 /** Root-level aliases of /v1 routes (the discovery documents live at the host's root too). */

@@ -1,0 +1,254 @@
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { sessionClientConfig } from '../../database/session-client';
+import { EventLog } from './event-log';
+import { EVENT_RETENTION_MS, EVENTS_CHANNEL, EventStore, type Queryable } from './event-store';
+import { EventTransport } from './event-transport';
+
+/** The advisory lock whose holder relays (one instance at a time). */
+const RELAY_LOCK = 0x7061726c; // "parl"
+/** Events numbered per statement. */
+const BATCH = 1_000;
+/** Whatever wakes it, the leader also looks this often (events of an instance that died). */
+const POLL_MS = 200;
+/** A standby instance tries to become the leader this often. */
+const STANDBY_RETRY_MS = 1_000;
+/** The leader announces the log's head this often when it moved (readers that missed a send). */
+const HEAD_NOTIFY_MS = 1_000;
+const TRIM_EVERY_MS = 10_000;
+
+/**
+ * The relay (ARCHITECTURE.md §7): numbers committed events in the outbox and hands them to every
+ * instance. One instance relays at a time — the holder of a session advisory lock, taken on a
+ * connection of its own, so that the lock and any statement in flight end together if the
+ * process dies; the others stand by and take over within a second. Numbering is one statement
+ * (EventStore.numberPending) and commits before anything is sent, so an event is delivered once
+ * per position whatever fails after: a send that fails (Redis away) or a relay that dies after the
+ * commit leaves the events in PostgreSQL, where every reader finds them by position.
+ */
+@Injectable()
+export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EventRelay');
+  private client: Client | null = null;
+  /** `client` as the event store queries it (rows, not pg's result object). */
+  private db: Queryable | null = null;
+  private leader = false;
+  private stopped = true;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private headTimer: NodeJS.Timeout | null = null;
+  private lastTrim = 0;
+  private lastAnnounced = 0;
+  private head = 0;
+  private sendFailed = false;
+  /** Connections already given up on (their error and end events both arrive). */
+  private readonly dead = new WeakSet<Client>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly transport: EventTransport,
+    private readonly log: EventLog,
+  ) {}
+
+  /** Whether this instance relays now (diagnostics, tests). */
+  get isLeader(): boolean {
+    return this.leader;
+  }
+
+  onApplicationBootstrap(): void {
+    // The operator CLI boots the app without an HTTP server: it relays nothing.
+    if (!(this.adapterHost.httpAdapter as unknown)) return;
+    this.stopped = false;
+    this.transport.onWake(() => {
+      if (this.leader) this.wake();
+    });
+    void this.connect();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.headTimer) clearInterval(this.headTimer);
+    await this.running?.catch(() => undefined);
+    await this.release();
+  }
+
+  /** Something was committed: number it now (or, on a standby, ask the leader to). */
+  wake(): void {
+    if (this.stopped) return;
+    if (!this.leader) {
+      // The leader is another instance: tell it through the transport (it also polls).
+      if (this.transport.shared) this.transport.wake();
+      return;
+    }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.relay().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /**
+   * Runs every pending relay pass to its end and returns the log's head (tests: everything
+   * committed so far is numbered and sent once this resolves on the leader).
+   */
+  async flush(): Promise<number> {
+    while (this.running) await this.running;
+    if (this.leader) {
+      this.running = this.relay().finally(() => (this.running = null));
+      await this.running;
+    }
+    return this.head;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client(sessionClientConfig(this.dataSource, 'relay'));
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      this.client = client;
+      this.db = {
+        query: async <T>(sql: string, params?: unknown[]) =>
+          (await client.query(sql, params)).rows as T,
+      };
+      await this.tryLead();
+    } catch (err) {
+      this.lost(client, err as Error);
+    }
+  }
+
+  /** Takes the lock if it is free; otherwise tries again later. */
+  private async tryLead(): Promise<void> {
+    const client = this.client;
+    if (!client || this.stopped) return;
+    const [row] = (
+      await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [RELAY_LOCK])
+    ).rows;
+    if (!row?.ok) {
+      this.schedule(
+        () => void this.tryLead().catch((e: Error) => this.lost(client, e)),
+        STANDBY_RETRY_MS,
+      );
+      return;
+    }
+    this.leader = true;
+    this.head = await EventStore.head(this.db!);
+    this.lastAnnounced = this.head;
+    this.logger.log('relaying realtime events from this instance');
+    this.headTimer = setInterval(() => void this.announceHead(), HEAD_NOTIFY_MS);
+    this.headTimer.unref();
+    this.wake();
+  }
+
+  /** One relay pass: number what is pending, in batches, and send each batch. */
+  private async relay(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    const client = this.client;
+    const db = this.db;
+    try {
+      while (client && db && this.leader) {
+        const events = await EventStore.numberPending(db, BATCH);
+        if (events.length === 0) break;
+        this.head = events[events.length - 1].position;
+        // This instance's own sessions need no round trip through the transport.
+        this.log.offer(events);
+        try {
+          await this.transport.send(events);
+          if (this.sendFailed) this.logger.log('realtime events are sent again');
+          this.sendFailed = false;
+        } catch (err) {
+          if (!this.sendFailed) {
+            this.logger.warn(
+              `realtime events not sent (${(err as Error).message}): instances read them from PostgreSQL`,
+            );
+          }
+          this.sendFailed = true;
+          await this.announceHead();
+        }
+        if (!this.transport.shared) await this.announceHead();
+        if (events.length < BATCH) break;
+      }
+      if (db && this.leader && Date.now() - this.lastTrim > TRIM_EVERY_MS) {
+        this.lastTrim = Date.now();
+        await EventStore.trim(db, EVENT_RETENTION_MS);
+      }
+    } catch (err) {
+      if (client) this.lost(client, err as Error);
+      return;
+    }
+    if (this.leader) this.schedule(() => this.wake(), POLL_MS);
+  }
+
+  /**
+   * Tells every instance where the log's head is (NOTIFY): a reader behind it reads the rest from
+   * PostgreSQL — the way events reach other instances without Redis, and the safety net with it.
+   */
+  private async announceHead(): Promise<void> {
+    const client = this.client;
+    if (!client || !this.leader || this.head === this.lastAnnounced) return;
+    const head = this.head;
+    try {
+      await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, String(head)]);
+      this.lastAnnounced = head;
+    } catch {
+      // The connection's own error handler takes it from here.
+    }
+  }
+
+  private schedule(run: () => void, ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(run, ms);
+    this.timer.unref();
+  }
+
+  /** The connection is gone: leadership with it (PostgreSQL released the lock). Reconnect. */
+  private lost(client: Client, err?: Error): void {
+    if (this.dead.has(client)) return;
+    this.dead.add(client);
+    if (this.client !== client && this.client !== null) return;
+    const wasLeader = this.leader;
+    this.client = null;
+    this.db = null;
+    this.leader = false;
+    if (this.headTimer) clearInterval(this.headTimer);
+    this.headTimer = null;
+    client.removeAllListeners('end');
+    client.end().catch(() => undefined);
+    if (this.stopped) return;
+    if (wasLeader || err) {
+      this.logger.warn(
+        `event relay connection lost${err ? ` (${err.message})` : ''}; reconnecting`,
+      );
+    }
+    this.schedule(() => void this.connect(), STANDBY_RETRY_MS);
+  }
+
+  private async release(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    this.db = null;
+    this.leader = false;
+    if (!client) return;
+    client.removeAllListeners('end');
+    await client.end().catch(() => undefined);
+  }
+}

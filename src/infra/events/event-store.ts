@@ -1,0 +1,102 @@
+import type { EventName, LoggedEvent } from './realtime-event';
+
+/** Numbered events stay this long: gaps are filled and resumed sessions replayed from them. */
+export const EVENT_RETENTION_MS = 10 * 60_000;
+/** Where the relay announces the head of the log (PostgreSQL NOTIFY; the payload is the position). */
+export const EVENTS_CHANNEL = 'parley_events';
+
+/** Anything that runs a query: a pg Client or Pool, a TypeORM DataSource or EntityManager. */
+export interface Queryable {
+  query<T = unknown>(sql: string, params?: unknown[]): Promise<T>;
+}
+
+interface EventRow {
+  position: string;
+  id: string;
+  type: string;
+  guild_id: string | null;
+  channel_id: string | null;
+  user_id: string | null;
+  author_id: string | null;
+  mention_ids: string[] | null;
+  data: string;
+  data_redacted: string | null;
+}
+
+const columns = (t: string) => `${t}.position::text AS position, ${t}.id::text AS id, ${t}.type,
+  ${t}.guild_id::text AS guild_id, ${t}.channel_id::text AS channel_id, ${t}.user_id::text AS user_id,
+  ${t}.author_id::text AS author_id, ${t}.mention_ids::text[] AS mention_ids, ${t}.data, ${t}.data_redacted`;
+
+// The relay's one statement (ARCHITECTURE.md §7): the committed events nobody numbered yet, in
+// the order they were written, get the next positions of the log — gap-free, since the head row
+// is advanced by exactly their number in the same statement, which also serialises relays. Rows
+// of transactions still open are invisible and numbered by a later pass; such a transaction was
+// concurrent with the ones numbered now, so either order is one the database could have
+// committed in (causally related changes are written, and numbered, in order).
+const NUMBER_PENDING = `
+  WITH pending AS (
+    SELECT id FROM realtime_events WHERE position IS NULL ORDER BY id LIMIT $1 FOR UPDATE
+  ), head AS (
+    UPDATE realtime_event_log SET last_position = last_position + (SELECT count(*) FROM pending)
+     WHERE id = 1 AND EXISTS (SELECT 1 FROM pending)
+    RETURNING last_position - (SELECT count(*) FROM pending) AS base
+  ), numbered AS (
+    SELECT p.id, h.base + row_number() OVER (ORDER BY p.id) AS position
+      FROM pending p CROSS JOIN head h
+  )
+  UPDATE realtime_events e SET position = n.position FROM numbered n WHERE e.id = n.id
+  RETURNING ${columns('e')}`;
+
+const READ = `SELECT ${columns('r')} FROM realtime_events r
+  WHERE r.position > $1 AND r.position <= $2 ORDER BY r.position LIMIT $3`;
+
+/** The outbox and the numbered log in PostgreSQL (tables `realtime_events`, `realtime_event_log`). */
+export const EventStore = {
+  /** Numbers up to `limit` pending events; returns them in log order. */
+  async numberPending(db: Queryable, limit: number): Promise<LoggedEvent[]> {
+    const rows = await db.query<EventRow[]>(NUMBER_PENDING, [limit]);
+    return rows.map(toLogged).sort((a, b) => a.position - b.position);
+  },
+
+  /** The events after `after` up to `upTo` (inclusive), at most `limit`, in log order. */
+  async read(db: Queryable, after: number, upTo: number, limit: number): Promise<LoggedEvent[]> {
+    const rows = await db.query<EventRow[]>(READ, [after, upTo, limit]);
+    return rows.map(toLogged);
+  },
+
+  /** The last position handed out. */
+  async head(db: Queryable): Promise<number> {
+    const rows = await db.query<Array<{ p: string }>>(
+      'SELECT last_position::text AS p FROM realtime_event_log WHERE id = 1',
+    );
+    return Number(rows[0]?.p ?? 0);
+  },
+
+  /** Deletes numbered events older than `retentionMs`; returns how many. */
+  async trim(db: Queryable, retentionMs: number): Promise<number> {
+    const rows = await db.query<Array<{ n: number }>>(
+      `WITH gone AS (
+         DELETE FROM realtime_events
+          WHERE position IS NOT NULL AND created_at < now() - $1 * interval '1 millisecond'
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [retentionMs],
+    );
+    return rows[0]?.n ?? 0;
+  },
+};
+
+function toLogged(r: EventRow): LoggedEvent {
+  return {
+    position: Number(r.position),
+    id: r.id,
+    t: r.type as EventName,
+    guildId: r.guild_id,
+    channelId: r.channel_id,
+    userId: r.user_id,
+    authorId: r.author_id,
+    mentionIds: r.mention_ids,
+    data: r.data,
+    redacted: r.data_redacted,
+  };
+}

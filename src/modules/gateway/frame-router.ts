@@ -1,0 +1,83 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { RawData } from 'ws';
+import type { GatewayConnection } from './gateway-connection';
+import { HeartbeatHandler } from './opcodes/heartbeat.handler';
+import { IdentifyHandler } from './opcodes/identify.handler';
+import { ResumeHandler } from './opcodes/resume.handler';
+import {
+  CLIENT_FRAME_WINDOW_MS,
+  CLIENT_FRAMES_PER_WINDOW,
+  CloseCode,
+  MAX_CLIENT_FRAME_BYTES,
+  Op,
+} from './protocol';
+
+/**
+ * What a client sends, frame by frame: the frame budget (4008), size and encoding (4002), then
+ * one handler per opcode. Before a session exists only heartbeats, identify and resume are
+ * accepted (4003 otherwise); a second identify or resume is 4005.
+ */
+@Injectable()
+export class FrameRouter {
+  private readonly logger = new Logger('Gateway');
+
+  constructor(
+    private readonly heartbeat: HeartbeatHandler,
+    private readonly identify: IdentifyHandler,
+    private readonly resume: ResumeHandler,
+  ) {}
+
+  onFrame(conn: GatewayConnection, data: RawData, isBinary: boolean): void {
+    if (!conn.open) return;
+    const now = Date.now();
+    if (now - conn.windowStart >= CLIENT_FRAME_WINDOW_MS) {
+      conn.windowStart = now;
+      conn.framesInWindow = 0;
+    }
+    conn.framesInWindow += 1;
+    if (conn.framesInWindow > CLIENT_FRAMES_PER_WINDOW) return conn.close(CloseCode.RateLimited);
+    const buf = Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.isBuffer(data)
+        ? data
+        : Buffer.from(data);
+    if (isBinary || buf.length > MAX_CLIENT_FRAME_BYTES) return conn.close(CloseCode.DecodeError);
+    let frame: { op?: unknown; d?: unknown };
+    try {
+      frame = JSON.parse(buf.toString('utf8')) as typeof frame;
+    } catch {
+      return conn.close(CloseCode.DecodeError);
+    }
+    if (frame === null || typeof frame !== 'object' || typeof frame.op !== 'number') {
+      return conn.close(CloseCode.DecodeError);
+    }
+    switch (frame.op as Op) {
+      case Op.Heartbeat:
+        return this.heartbeat.handle(conn, frame.d, now);
+      case Op.Identify:
+        return this.authenticate(conn, 'identify', () => this.identify.handle(conn, frame.d));
+      case Op.Resume:
+        return this.authenticate(conn, 'resume', () => this.resume.handle(conn, frame.d));
+      case Op.PresenceUpdate:
+      case Op.VoiceStateUpdate:
+      case Op.RequestGuildMembers:
+        // Accepted and ignored: presences, voice and member chunks are not served yet.
+        if (!conn.session) return conn.close(CloseCode.NotAuthenticated);
+        return;
+      default:
+        return conn.close(CloseCode.UnknownOpcode);
+    }
+  }
+
+  /** Identify and resume: one at a time per connection, never after a session started. */
+  private authenticate(conn: GatewayConnection, what: string, run: () => Promise<void>): void {
+    if (conn.session || conn.authenticating) return conn.close(CloseCode.AlreadyAuthenticated);
+    conn.authenticating = true;
+    run()
+      .catch((err: unknown) => {
+        this.logger.error(`gateway ${what} failed: ${(err as Error).message}`);
+        conn.close(CloseCode.UnknownError);
+      })
+      .finally(() => (conn.authenticating = false));
+  }
+}

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { EventLog } from '../../../infra/events/event-log';
+import { Metrics } from '../../../infra/metrics/metrics';
+import { RESUME_CLOSE_CODES, ResumeDto } from '../dto/resume.dto';
+import { validatePayload } from '../dto/validate-payload';
+import { GatewayAuthenticator } from '../gateway-authenticator';
+import type { GatewayConnection } from '../gateway-connection';
+import { GatewayDispatcher } from '../gateway-dispatcher';
+import { GatewayLimits } from '../gateway-limits';
+import { GatewaySession, type SessionIdentity } from '../gateway-session';
+import { CloseCode, GatewayDispatchEvents as E, Op } from '../protocol';
+import { SessionRegistry } from '../session-registry';
+import { SessionStore } from '../session-store';
+
+/**
+ * Op 6 Resume: the session continues on this connection with the frames the client missed — a
+ * session this instance holds, or one taken over from the store (its instance died, or the
+ * client reconnected elsewhere) by replaying the event log from its checkpoint. The session is
+ * bound to the token presented now (a second token of the same user becomes the one re-checked).
+ */
+@Injectable()
+export class ResumeHandler {
+  constructor(
+    private readonly auth: GatewayAuthenticator,
+    private readonly limits: GatewayLimits,
+    private readonly registry: SessionRegistry,
+    private readonly dispatcher: GatewayDispatcher,
+    private readonly store: SessionStore,
+    private readonly log: EventLog,
+    private readonly metrics: Metrics,
+  ) {}
+
+  async handle(conn: GatewayConnection, d: unknown): Promise<void> {
+    const checked = validatePayload(ResumeDto, d, RESUME_CLOSE_CODES);
+    if (!checked.ok) return conn.close(checked.close);
+    const { token, session_id: id } = checked.value;
+    const seq = checked.value.seq ?? 0;
+    const identity = await this.auth.authenticate(token);
+    if (!conn.open) return;
+    if (!identity) {
+      await this.limits.failed(conn.ip);
+      return conn.close(CloseCode.AuthenticationFailed);
+    }
+    const held = this.registry.get(id);
+    const session = held ?? (await this.takeOver(id, identity));
+    if (!conn.open) return;
+    if (!session || session.identity.userId !== identity.userId || session.starting) {
+      this.metrics.gatewayResume('invalid');
+      return conn.sendOp(Op.InvalidSession, false);
+    }
+    if (seq > session.seq) return conn.close(CloseCode.InvalidSeq);
+    const frames = session.framesAfter(seq);
+    if (!frames) {
+      this.registry.drop(session);
+      this.metrics.gatewayResume('invalid');
+      return conn.sendOp(Op.InvalidSession, false);
+    }
+    this.metrics.gatewayResume(held ? 'resumed' : 'taken_over');
+    session.rebind(identity);
+    this.registry.attach(session, conn);
+    for (const json of frames) conn.sendDispatch(json);
+    session.dispatch(E.Resumed, '{}');
+    session.markCheckpoint();
+  }
+
+  /**
+   * A session this instance does not hold, from the store: claimed, then rebuilt by replaying
+   * the log from its checkpoint. Null when there is no such session of this user, or its events
+   * are no longer kept.
+   */
+  private async takeOver(id: string, identity: SessionIdentity): Promise<GatewaySession | null> {
+    if (!/^[0-9a-f]{32}$/.test(id)) return null;
+    const record = await this.store.claim(id, this.registry.instanceId, identity.userId);
+    if (!record || record.bot !== identity.bot) return null;
+    const session = new GatewaySession(
+      id,
+      identity,
+      record.intents,
+      record.shard,
+      record.largeThreshold,
+    );
+    session.startAt(record.pos, record.seq);
+    for (const [guildId, canView] of record.guilds) session.follow(guildId, canView);
+    session.detach();
+    this.dispatcher.register(session);
+    const events = await this.log.range(record.pos).catch(() => null);
+    if (!events) {
+      this.dispatcher.unregister(session);
+      await this.store.drop(id).catch(() => undefined);
+      return null;
+    }
+    this.dispatcher.replay(session, events);
+    await session.idle();
+    this.registry.adopt(session);
+    return session;
+  }
+}

@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
+import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import { GroupCommit } from '../../database/group-commit';
+import { PreparedStatement } from '../../database/prepared';
+import { redactMessage } from '../../infra/events/realtime-event';
+import { RealtimeEvents } from '../../infra/events/realtime-events';
+import { Metrics } from '../../infra/metrics/metrics';
+import type { MessageDraft } from './embeds/embed';
+import { toMessageFromParts, webhookAuthor, webhookAuthorSql } from './guild.mapper';
+import type { MessageResponse } from './guild.response';
+
+/**
+ * A webhook message to insert. The INSERT re-checks the webhook as it is now: its token
+ * (`tokenHash`) and, on signed routes, the sealed signing secret the delivery was checked against
+ * (`secretCheck`; undefined on routes that take no signature). `deliveryId` (a repository host's
+ * delivery id) is recorded by the same statement: a redelivery within a day posts nothing.
+ */
+export interface WebhookPost {
+  webhookId: string;
+  tokenHash: Buffer;
+  secretCheck: { sealed: string | null } | undefined;
+  draft: MessageDraft;
+  deliveryId?: string;
+}
+
+/** What a post came to: the message, nothing (the webhook is gone or changed), or a redelivery. */
+export type WebhookPostOutcome =
+  { kind: 'posted'; message: MessageResponse } | { kind: 'refused' } | { kind: 'duplicate' };
+
+interface Pending extends WebhookPost {
+  id: string;
+  createdAt: Date;
+  message: MessageResponse;
+}
+
+interface Row {
+  id: string;
+  channel_id: string;
+  guild_id: string;
+  author_name: string | null;
+  author_avatar: string | null;
+  inserted: boolean;
+  existed: boolean;
+}
+
+// The message's JSON up to what only the webhook's row knows (channel, guild, author), which
+// the statement puts in front: `body` is the rest of the object (from its first field on).
+const EVENT_DATA = (body: string) => `'{"guild_id":"' || ok.guild_id || '","channel_id":"' ||
+  ok.channel_id || '","author":' || ${webhookAuthorSql('ok.webhook_id', 'ok.author_name', 'ok.author_avatar')}::text || ',' || ${body}`;
+
+// One statement posts a batch (group commit), atomically:
+// - each webhook is re-checked as it is now: deleted (on any instance), its token changed, or on
+//   signed routes its signing secret changed since the delivery was checked → nothing for that
+//   row; channel, name and avatar come from its row, so a move or rename elsewhere is honoured;
+// - a delivery id is recorded with its message, or the message is not posted (a redelivery);
+// - the message and its MESSAGE_CREATE (the outbox, ARCHITECTURE.md §7) are written together;
+// - idempotent: ids are chosen before the first attempt, so a batch retried after its commit's
+//   answer was lost inserts nothing twice and reports the rows it had committed (`existed`: the
+//   statement's snapshot sees what committed before it, not what it inserts itself).
+const INSERT_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
+  'parley_insert_webhook_messages_v3',
+  `
+  WITH v AS (
+    SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::text[], $5::varchar[],
+                         $6::jsonb[], $7::bytea[], $8::boolean[], $9::text[], $10::varchar[],
+                         $11::timestamptz[], $12::text[], $13::text[])
+      AS v(id, webhook_id, name, avatar, content, embeds, token_hash, check_secret, secret,
+           delivery_id, created_at, body, body_redacted)
+  ), ok AS (
+    SELECT v.*, w.channel_id, c.guild_id,
+           COALESCE(v.name, w.name) AS author_name, COALESCE(v.avatar, w.avatar) AS author_avatar
+      FROM v
+      JOIN webhooks w ON w.id = v.webhook_id AND w.token_hash = v.token_hash
+       AND (NOT v.check_secret OR w.signing_secret_encrypted IS NOT DISTINCT FROM v.secret)
+      JOIN channels c ON c.id = w.channel_id
+  ), recorded AS (
+    INSERT INTO webhook_deliveries (webhook_id, delivery_id)
+    SELECT webhook_id, delivery_id FROM ok WHERE delivery_id IS NOT NULL
+    ON CONFLICT (webhook_id, delivery_id) DO UPDATE SET created_at = now()
+     WHERE webhook_deliveries.created_at < now() - interval '1 day'
+    RETURNING webhook_id, delivery_id
+  ), inserted AS (
+    INSERT INTO messages (id, channel_id, author_id, webhook_id, webhook_name, webhook_avatar,
+                          content, embeds, created_at)
+    SELECT ok.id, ok.channel_id, NULL, ok.webhook_id, ok.author_name, ok.author_avatar,
+           ok.content, ok.embeds, ok.created_at
+      FROM ok
+     WHERE ok.delivery_id IS NULL
+        OR EXISTS (SELECT 1 FROM recorded r
+                    WHERE r.webhook_id = ok.webhook_id AND r.delivery_id = ok.delivery_id)
+    ON CONFLICT (id) DO NOTHING
+    RETURNING id
+  ), announced AS (
+    INSERT INTO realtime_events (type, guild_id, channel_id, data, data_redacted)
+    SELECT 'MESSAGE_CREATE', ok.guild_id, ok.channel_id, ${EVENT_DATA('ok.body')},
+           ${EVENT_DATA('ok.body_redacted')}
+      FROM ok JOIN inserted i ON i.id = ok.id
+     ORDER BY ok.id
+  )
+  SELECT ok.id::text AS id, ok.channel_id::text AS channel_id, ok.guild_id::text AS guild_id,
+         ok.author_name, ok.author_avatar, i.id IS NOT NULL AS inserted,
+         EXISTS (SELECT 1 FROM messages m WHERE m.id = ok.id) AS existed
+    FROM ok LEFT JOIN inserted i ON i.id = ok.id`,
+);
+
+/** A retry after a lost commit answer waits this long for the database to settle. */
+const RETRY_DELAY_MS = 100;
+
+/**
+ * Webhook messages (every execute route): concurrent posts share one statement and one commit
+ * (GroupCommit, ARCHITECTURE.md §7), which writes each message with its MESSAGE_CREATE. Part of
+ * MessagesService's ownership of messages; kept apart because it is the ingest hot path.
+ */
+@Injectable()
+export class WebhookMessagesWriter {
+  private readonly writer = new GroupCommit<Pending, WebhookPostOutcome>(
+    (batch) => {
+      this.metrics.groupCommitBatch('webhook_messages', batch.length);
+      return this.write(batch);
+    },
+    { maxBatch: 500, maxInFlight: 4 },
+  );
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly snowflakes: SnowflakeService,
+    private readonly events: RealtimeEvents,
+    private readonly metrics: Metrics,
+  ) {}
+
+  post(post: WebhookPost): Promise<WebhookPostOutcome> {
+    const id = this.snowflakes.next();
+    const createdAt = new Date();
+    // What the message will look like; channel and author come from the webhook's row.
+    const message = toMessageFromParts({
+      id,
+      channelId: '',
+      author: webhookAuthor(post.webhookId, null, null),
+      webhookId: post.webhookId,
+      content: post.draft.content ?? '',
+      embeds: post.draft.embeds,
+      mentions: [],
+      mentionEveryone: false,
+      createdAt,
+      editedAt: null,
+    });
+    return this.writer.submit({ ...post, id, createdAt, message });
+  }
+
+  /**
+   * Writes a batch. When the answer to its commit is lost (the connection dropped), whether it
+   * committed is unknown: it is run again as it was — the same ids — which inserts only what did
+   * not commit. A batch the database refuses is retried row by row, so one bad row fails alone.
+   */
+  private async write(batch: Pending[]): Promise<Array<WebhookPostOutcome | Error>> {
+    try {
+      return await this.run(batch);
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) {
+        await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
+        return this.run(batch);
+      }
+      if (batch.length === 1) throw err;
+      return Promise.all(
+        batch.map((m) =>
+          this.run([m]).then(
+            (r) => r[0],
+            (e: Error) => e,
+          ),
+        ),
+      );
+    }
+  }
+
+  private async run(batch: Pending[]): Promise<WebhookPostOutcome[]> {
+    const rows = await INSERT_WEBHOOK_MESSAGES.run(this.dataSource, [
+      batch.map((m) => m.id),
+      batch.map((m) => m.webhookId),
+      batch.map((m) => m.draft.username ?? null),
+      batch.map((m) => m.draft.avatar_url ?? null),
+      batch.map((m) => m.draft.content ?? ''),
+      batch.map((m) => JSON.stringify(m.draft.embeds)),
+      batch.map((m) => m.tokenHash),
+      batch.map((m) => m.secretCheck !== undefined),
+      batch.map((m) => m.secretCheck?.sealed ?? null),
+      batch.map((m) => m.deliveryId ?? null),
+      batch.map((m) => m.createdAt),
+      batch.map((m) => bodyOf(m.message, false)),
+      batch.map((m) => bodyOf(m.message, true)),
+    ]);
+    if (rows.some((r) => r.inserted)) this.events.written();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return batch.map((m): WebhookPostOutcome => {
+      const row = byId.get(m.id);
+      if (!row) return { kind: 'refused' };
+      if (!row.inserted && !row.existed) return { kind: 'duplicate' };
+      m.message.channel_id = row.channel_id;
+      m.message.author = webhookAuthor(m.webhookId, row.author_name, row.author_avatar);
+      return { kind: 'posted', message: m.message };
+    });
+  }
+}
+
+/**
+ * The message's JSON from its first field on, without channel and author (the statement puts
+ * those in front): the message as REST returns it, or — `redacted` — without its content.
+ */
+function bodyOf(message: MessageResponse, redacted: boolean): string {
+  const { channel_id: _channel, author: _author, ...rest } = message;
+  const body = redacted ? redactMessage(rest) : rest;
+  return JSON.stringify(body).slice(1);
+}
