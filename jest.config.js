@@ -56,7 +56,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/embedded/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup-embedded.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-      setupFiles: ['<rootDir>/test/setup/env.ts'],
+      setupFiles: ['<rootDir>/test/setup/env-embedded.ts'],
       testTimeout: 60_000,
     },
   ],

@@ -7,6 +7,8 @@ import { AppModule } from './app.module';
 import { loadHttpPlatform } from './common/http/platform/load-platform';
 import { buildOpenApiDocument, createApp } from './app.setup';
 import { AppConfig } from './config/app.config';
+import { EventsModule } from './infra/events/events.module';
+import { RedisModule } from './infra/redis/redis.module';
 import { pendingSchemaChanges, runMigrationsLocked } from './database/migrate';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
@@ -254,6 +256,9 @@ async function adminBootstrap(email: string): Promise<number> {
       MetricsModule,
       CommonModule,
       DatabaseModule.forRoot({ runMigrations: true, attachToRunningEmbedded: true }),
+      // Users announce their changes (the outbox); nothing is relayed from the CLI.
+      RedisModule,
+      EventsModule,
       AdminApiKeysModule,
     ],
   })

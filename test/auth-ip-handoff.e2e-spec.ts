@@ -1,3 +1,4 @@
+import { fixtureQuery } from './helpers/fixtures';
 import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../src/common/crypto/tokens';
@@ -148,11 +149,11 @@ describe('IP authorization', () => {
 
   it('does not challenge accounts with MFA', async () => {
     const user = await registerUser(app);
-    await app
-      .get(DataSource)
-      .query(`UPDATE users SET mfa_enabled = true, authenticator_types = '{0}' WHERE id = $1`, [
-        user.userId,
-      ]);
+    await fixtureQuery(
+      app.get(DataSource),
+      `UPDATE users SET mfa_enabled = true, authenticator_types = '{0}' WHERE id = $1`,
+      [user.userId],
+    );
     const res = await loginFrom('203.0.113.9', user.email, user.password);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ mfa: true, allowed_methods: ['totp'] });

@@ -1,3 +1,4 @@
+import { fixtureQuery } from './helpers/fixtures';
 import type { ParleyApp } from '../src/app.setup';
 import { DataSource } from 'typeorm';
 import { sha256Base64Url } from '../src/common/crypto/tokens';
@@ -177,12 +178,10 @@ describe('sessions, account update, MFA-required login, suggestions, login brake
       const a = await registerUser(app);
       const b = await registerUser(app);
       const aMe = await http(app).get('/v1/users/@me').set('Authorization', a.token);
-      await app
-        .get(DataSource)
-        .query('UPDATE users SET discriminator = $1 WHERE id = $2', [
-          aMe.body.discriminator,
-          b.userId,
-        ]);
+      await fixtureQuery(app.get(DataSource), 'UPDATE users SET discriminator = $1 WHERE id = $2', [
+        aMe.body.discriminator,
+        b.userId,
+      ]);
       const res = await http(app)
         .patch('/v1/users/@me')
         .set('Authorization', b.token)
@@ -299,7 +298,8 @@ describe('sessions, account update, MFA-required login, suggestions, login brake
     it('answers the MFA-required shape with a stored, hashed, 5-minute ticket', async () => {
       const user = await registerUser(app);
       const db = app.get(DataSource);
-      await db.query(
+      await fixtureQuery(
+        db,
         `UPDATE users SET mfa_enabled = true, authenticator_types = '{0,1}', phone = '+15551234567' WHERE id = $1`,
         [user.userId],
       );

@@ -16,7 +16,7 @@ import {
 function watchGuild(app: ParleyApp, guildId: string) {
   const seen: LoggedEvent[] = [];
   const stop = app.get(EventLog).subscribe((events) => {
-    for (const e of events) if (e.guildId === guildId) seen.push(e);
+    for (const e of events) if (e.guildId === guildId && e.t.startsWith('MESSAGE_')) seen.push(e);
   });
   const waitFor = async (count: number): Promise<LoggedEvent[]> => {
     const start = Date.now();

@@ -1,3 +1,4 @@
+import { GuildRolesService } from '../src/modules/guilds/guild-roles.service';
 import type { ParleyApp } from '../src/app.setup';
 import { randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -182,12 +183,14 @@ describe('OpenAPI request-body examples', () => {
           (BigInt(Date.now() - 1_420_070_400_000) << 22n) |
           BigInt(randomInt(1 << 22))
         ).toString();
-        await app
-          .get(DataSource)
-          .query(
-            'INSERT INTO guild_roles (id, guild_id, name, permissions, position) VALUES ($1, $2, $3, 0, 1)',
-            [id, guildId, 'Engineers'],
-          );
+        await app.get(DataSource).transaction((m) =>
+          app.get(GuildRolesService).create(m, guildId, {
+            id,
+            name: 'Engineers',
+            permissions: 0n,
+            position: 1,
+          }),
+        );
         return id;
       });
     handoffCode = () =>

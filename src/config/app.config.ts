@@ -52,6 +52,8 @@ export class AppConfig {
   readonly redisUrl: string | null;
   /** Before every Redis key and pub/sub channel (REDIS_KEY_PREFIX; '' = none). */
   readonly redisKeyPrefix: string;
+  /** Fault injection for the chaos run (bench/chaos.ts); null everywhere else. */
+  readonly faults: { relayKillFile: string | null };
   readonly mail: { smtpUrl: string | null; from: string };
   readonly sms: {
     provider: 'log' | 'twilio';
@@ -186,6 +188,7 @@ export class AppConfig {
     };
     this.redisUrl = env.REDIS_URL ?? null;
     this.redisKeyPrefix = env.REDIS_KEY_PREFIX ?? '';
+    this.faults = { relayKillFile: env.PARLEY_FAULT_RELAY_KILL_FILE ?? null };
     this.mail = {
       smtpUrl: env.SMTP_URL ?? null,
       from: env.MAIL_FROM ?? 'Parley <no-reply@localhost>',

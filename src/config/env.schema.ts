@@ -45,6 +45,11 @@ export class EnvSchema {
   @IsOptional() @IsString() @MinLength(1) S3_SECRET_ACCESS_KEY?: string;
   @IsOptional() @IsIn(['true', 'false']) S3_FORCE_PATH_STYLE?: string;
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
+  /**
+   * Fault injection for the chaos run, never set in production: when this file appears, the
+   * instance relaying events SIGKILLs itself right after numbering a batch, before sending it.
+   */
+  @IsOptional() @IsString() @MinLength(1) PARLEY_FAULT_RELAY_KILL_FILE?: string;
   /** Put before every Redis key and channel name, so that deployments can share one Redis. */
   @IsOptional()
   @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'must be 1-64 of A-Z a-z 0-9 : _ . -' })

@@ -1,8 +1,8 @@
+import { GuildRolesService } from '../../src/modules/guilds/guild-roles.service';
 import type { ParleyApp } from '../../src/app.setup';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { SnowflakeService } from '../../src/common/snowflake/snowflake.service';
 import { AppConfig } from '../../src/config/app.config';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
 import { createTestApp, http } from '../helpers/app';
@@ -221,14 +221,16 @@ describe('Admin asset purge and bulk guild members', () => {
     let guild: TestGuild;
     let roleId: string;
 
-    /** Roles have no route yet: a role of `guildId` written the way the guilds module stores it. */
+    /** Roles have no route yet: a role of `guildId` made by their owner, as the app makes them. */
     async function createRole(guildId: string, permissions = '0'): Promise<string> {
-      const id = app.get(SnowflakeService).next();
-      await db.query(
-        'INSERT INTO guild_roles (id, guild_id, name, permissions, position) VALUES ($1, $2, $3, $4, 1)',
-        [id, guildId, 'channel managers', permissions],
+      const role = await db.transaction((m) =>
+        app.get(GuildRolesService).create(m, guildId, {
+          name: 'channel managers',
+          permissions: BigInt(permissions),
+          position: 1,
+        }),
       );
-      return id;
+      return role.id;
     }
 
     const rolesOf = async (userId: string): Promise<string[] | undefined> => {

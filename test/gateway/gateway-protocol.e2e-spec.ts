@@ -1,3 +1,4 @@
+import { fixtureQuery } from '../helpers/fixtures';
 import { DataSource } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
 import { SnowflakeService } from '../../src/common/snowflake/snowflake.service';
@@ -232,11 +233,14 @@ describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
       const snowflakes = app.get(SnowflakeService);
       const ids = Array.from({ length: 2_501 }, () => snowflakes.next());
       const db = app.get(DataSource);
-      await db.query(
+      // 2,501 guilds at once: a fixture (no route makes guilds in bulk).
+      await fixtureQuery(
+        db,
         `INSERT INTO guilds (id, name, owner_id) SELECT g, 'many', $2 FROM unnest($1::bigint[]) g`,
         [ids, many.userId],
       );
-      await db.query(
+      await fixtureQuery(
+        db,
         `INSERT INTO guild_members (guild_id, user_id) SELECT g, $2 FROM unnest($1::bigint[]) g`,
         [ids, many.userId],
       );

@@ -55,10 +55,10 @@ export interface TestAppOptions {
  * A snowflake worker id of its own for every app a test process starts. Jest runs suites in
  * several worker processes on one database, and some suites start two apps in one process: with
  * one shared WORKER_ID, two generators can mint the same id in the same millisecond (a primary
- * key conflict). Ids 1–1023 here; 0 stays for the servers and CLIs the suites spawn.
+ * key conflict). Ids 1–1023, for the apps in process and the servers the suites spawn alike.
  */
 let appsStarted = 0;
-function nextWorkerId(): string {
+export function nextWorkerId(): string {
   const jestWorker = Math.max(1, Number(process.env.JEST_WORKER_ID ?? 1));
   const perProcess = 128;
   appsStarted += 1;

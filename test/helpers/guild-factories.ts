@@ -1,6 +1,8 @@
 import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
-import { SnowflakeService } from '../../src/common/snowflake/snowflake.service';
+import { GuildMemberEntity } from '../../src/modules/guilds/guild-member.entity';
+import { GuildMembersService } from '../../src/modules/guilds/guild-members.service';
+import { GuildRolesService } from '../../src/modules/guilds/guild-roles.service';
 import { createAdminKey, type TestAdminKey } from './admin';
 import { http, unique } from './app';
 
@@ -59,19 +61,15 @@ export async function giveRole(
   userId: string,
   permissions: bigint,
 ): Promise<string> {
-  const db = app.get(DataSource);
-  const id = app.get(SnowflakeService).next();
-  await db.query(
-    `INSERT INTO guild_roles (id, guild_id, name, permissions, position)
-     SELECT $1, $2, 'test role', $3,
-            (SELECT COALESCE(MAX(position), 0) + 1 FROM guild_roles WHERE guild_id = $2)`,
-    [id, guildId, permissions.toString()],
-  );
-  await db.query(
-    'UPDATE guild_members SET roles = array_append(roles, $3::bigint) WHERE guild_id = $1 AND user_id = $2',
-    [guildId, userId, id],
-  );
-  return id;
+  // Through the owners of roles and members, as the app writes them (with their events).
+  return app.get(DataSource).transaction(async (m) => {
+    const role = await app
+      .get(GuildRolesService)
+      .create(m, guildId, { name: 'test role', permissions });
+    const member = await m.findOneByOrFail(GuildMemberEntity, { guildId, userId });
+    await app.get(GuildMembersService).setRoles(m, guildId, userId, [...member.roles, role.id]);
+    return role.id;
+  });
 }
 
 export interface TestWebhook {

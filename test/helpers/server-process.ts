@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testHttpAdapter } from './adapter';
+import { nextWorkerId } from './app';
 import { send } from './http-client';
 
 const ROOT = join(__dirname, '..', '..');
@@ -99,6 +100,8 @@ export class ServerProcess {
         HOME: process.env.HOME ?? '/tmp',
         PORT: String(port),
         HTTP_ADAPTER: testHttpAdapter(),
+        // A snowflake worker of its own, like every app of the suites (test/helpers/app.ts).
+        WORKER_ID: nextWorkerId(),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,9 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   /** Connections accepted so far (each paired with one to the target). */
   connections = 0;
+  /** Answers swallowed by `dropAnswerTo` so far. */
+  dropped = 0;
+  private armed: Buffer | null = null;
 
   private constructor(
     private readonly target: { host: string; port: number },
@@ -59,6 +62,15 @@ export class TcpProxy {
     this.server = server;
   }
 
+  /**
+   * The next request whose bytes contain `pattern` reaches the server, and its connection is cut
+   * when the answer starts to come back — the answer never reaches the client (a connection lost
+   * while the server committed: an ambiguous commit). Once.
+   */
+  dropAnswerTo(pattern: Buffer): void {
+    this.armed = pattern;
+  }
+
   async close(): Promise<void> {
     await this.outage();
   }
@@ -79,7 +91,22 @@ export class TcpProxy {
         upstream.destroy();
       });
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
+    let doomed = false;
+    client.on('data', (chunk: Buffer) => {
+      if (this.armed && chunk.includes(this.armed)) {
+        this.armed = null;
+        doomed = true;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!doomed) {
+        client.write(chunk);
+        return;
+      }
+      this.dropped += 1;
+      client.destroy();
+      upstream.destroy();
+    });
   }
 }

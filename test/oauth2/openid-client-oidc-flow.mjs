@@ -4,8 +4,15 @@
 // Prints one JSON object on stdout; on failure prints {"error": ..., "code": ...} and exits 1.
 import * as client from 'openid-client';
 
-const [issuer, clientId, clientSecret, redirectUri, sessionToken, mode, scope = 'openid email profile'] =
-  process.argv.slice(2);
+const [
+  issuer,
+  clientId,
+  clientSecret,
+  redirectUri,
+  sessionToken,
+  mode,
+  scope = 'openid email profile',
+] = process.argv.slice(2);
 
 async function main() {
   // Default algorithm 'oidc': GET <issuer>/.well-known/openid-configuration (issuer must match).

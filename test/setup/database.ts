@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
+import { checkWritesAnnounced, installWriteAudit } from './write-audit';
 import {
   startEmbeddedPostgres,
   type EmbeddedPostgresHandle,
@@ -44,10 +45,14 @@ export async function createPostgresTestDatabase(baseUrl: string): Promise<TestD
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   await migrate(url.toString());
+  await installWriteAudit(url.toString());
   return {
     url: url.toString(),
     kind: 'postgres',
     drop: async () => {
+      // Every write of the run announced (write-audit.ts); the database goes either way.
+      const checked = checkWritesAnnounced(url.toString());
+      await checked.catch(() => undefined);
       const c = new Client({ connectionString: baseUrl });
       await c.connect();
       try {
@@ -55,6 +60,7 @@ export async function createPostgresTestDatabase(baseUrl: string): Promise<TestD
       } finally {
         await c.end();
       }
+      await checked;
     },
   };
 }
@@ -70,5 +76,15 @@ export async function createEmbeddedTestDatabase(): Promise<TestDatabase> {
     ephemeral: true,
   });
   await migrate(handle.url);
-  return { url: handle.url, kind: 'embedded', drop: () => handle.stop() };
+  await installWriteAudit(handle.url);
+  return {
+    url: handle.url,
+    kind: 'embedded',
+    drop: async () => {
+      const checked = checkWritesAnnounced(handle.url);
+      await checked.catch(() => undefined);
+      await handle.stop();
+      await checked;
+    },
+  };
 }

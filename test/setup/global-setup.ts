@@ -14,8 +14,9 @@ export default async function globalSetup(): Promise<void> {
     base ? createPostgresTestDatabase(base) : createEmbeddedTestDatabase(),
     process.env.TEST_REDIS_URL ? null : startTestRedis(),
   ]);
-  process.env.PARLEY_TEST_DATABASE_URL = db.url;
-  process.env.PARLEY_TEST_DATABASE_KIND = db.kind;
+  // Per project: the embedded project's set-up runs in the same process (env.ts picks).
+  process.env.PARLEY_E2E_DATABASE_URL = db.url;
+  process.env.PARLEY_E2E_DATABASE_KIND = db.kind;
   track(db.drop);
   const blobs = testBlobDir(db.url);
   track(() => rm(blobs, { recursive: true, force: true }));

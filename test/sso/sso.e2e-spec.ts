@@ -1,3 +1,4 @@
+import { fixtureQuery } from '../helpers/fixtures';
 import type { ParleyApp } from '../../src/app.setup';
 import { DataSource } from 'typeorm';
 import { encryptSecret, sha256 } from '../../src/common/crypto/tokens';
@@ -127,7 +128,7 @@ describe('SSO (OpenID Connect)', () => {
 
   it('links an existing account with the same verified e-mail', async () => {
     const bob = await registerUser(app, { email: 'bob@allowed.test' });
-    await db.query('UPDATE users SET email_verified = true WHERE id = $1', [bob.userId]);
+    await fixtureQuery(db, 'UPDATE users SET email_verified = true WHERE id = $1', [bob.userId]);
     const { code, state } = await signIn('bob@allowed.test');
     const done = await complete(code, state);
     expect(done.status).toBe(200);

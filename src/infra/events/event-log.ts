@@ -22,7 +22,6 @@ const READ_BATCH = 1_000;
 const POLL_MS = 250;
 /** With a shared transport working, a head announced by the relay is checked after this. */
 const ANNOUNCED_HEAD_GRACE_MS = 1_000;
-const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 /**
  * This instance's reader of the event log (ARCHITECTURE.md §7). Events are numbered 1, 2, 3, …
@@ -111,22 +110,53 @@ export class EventLog
    * this instance — or null when some of them are no longer kept.
    */
   async range(after: number): Promise<LoggedEvent[] | null> {
+    // The head first: every position up to it was committed before the reads below started, so
+    // one of them not found is gone, not late.
+    const head = await this.head();
     const out: LoggedEvent[] = [];
     let from = after;
-    for (;;) {
-      const rows = await EventStore.read(this.dataSource, from, NO_LIMIT, READ_BATCH);
-      if (rows.length > 0 && rows[0].position !== from + 1) return null;
-      if (
-        rows.length === 0 &&
-        out.length === 0 &&
-        (await EventStore.head(this.dataSource)) > after
-      ) {
-        return null;
-      }
+    while (from < head) {
+      const rows = await EventStore.read(this.dataSource, from, head, READ_BATCH);
+      if (rows.length === 0 || rows[0].position !== from + 1) return null;
       out.push(...rows);
-      if (rows.length < READ_BATCH) return out;
       from = rows[rows.length - 1].position;
     }
+    return out;
+  }
+
+  /** The log's head in PostgreSQL: the last position the relay handed out. */
+  head(): Promise<number> {
+    return EventStore.head(this.dataSource);
+  }
+
+  /**
+   * Resolves once every event numbered by now was delivered (or after `timeoutMs`): what was
+   * committed before a client resumed reaches it before RESUMED.
+   */
+  async sync(timeoutMs = 2_000): Promise<void> {
+    if (!this.active) return;
+    const head = await this.head();
+    if (this.pos >= head) return;
+    this.catchUp();
+    const deadline = Date.now() + timeoutMs;
+    while (this.pos < head && this.active && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  /**
+   * Resolves once every event committed by now was numbered and delivered (or after
+   * `timeoutMs`): what a change announced reaches the sessions before a consequence of the same
+   * change that travels faster (a revocation's notification closing a session).
+   */
+  async syncCommitted(timeoutMs = 2_000): Promise<void> {
+    if (!this.active) return;
+    const deadline = Date.now() + timeoutMs;
+    const last = await EventStore.lastWritten(this.dataSource);
+    while (Date.now() < deadline && (await EventStore.pendingUpTo(this.dataSource, last))) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await this.sync(Math.max(0, deadline - Date.now()));
   }
 
   /** Events from the transport or the local relay: delivered in order once their turn comes. */
@@ -198,23 +228,23 @@ export class EventLog
   }
 
   private async readMissing(): Promise<void> {
-    for (;;) {
-      const rows = await EventStore.read(this.dataSource, this.pos, NO_LIMIT, READ_BATCH);
+    // The head first: every position up to it was committed before the reads below started, so
+    // one of them not found is gone, not late.
+    const head = await this.head();
+    while (this.active && this.pos < head) {
+      const from = this.pos;
+      const rows = await EventStore.read(this.dataSource, from, head, READ_BATCH);
       if (!this.active) return;
-      if (rows.length === 0) {
-        // Nothing kept after the position: if the log is further on, those events are gone.
-        const head = await EventStore.head(this.dataSource);
-        if (head > this.pos) this.lost(head);
-        return;
-      }
-      if (rows[0].position > this.pos + 1) this.lost(rows[0].position - 1);
+      if (rows.length === 0) return this.lost(head);
+      if (rows[0].position > from + 1) this.lost(rows[0].position - 1);
       this.offer(rows);
-      if (rows.length < READ_BATCH) return;
     }
   }
 
   /** Events up to `until` are no longer kept: skip past them and tell the gap listeners. */
   private lost(until: number): void {
+    // Delivered meanwhile (the transport was faster than this read): nothing is lost.
+    if (until <= this.pos) return;
     this.logger.warn(`realtime events ${this.pos + 1}–${until} are no longer kept`);
     this.pos = until;
     for (const key of this.ahead.keys()) if (key <= until) this.ahead.delete(key);

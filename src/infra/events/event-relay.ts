@@ -3,14 +3,24 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { renameSync } from 'node:fs';
 import { Client } from 'pg';
+import { AppConfig } from '../../config/app.config';
 import { DataSource } from 'typeorm';
 import { sessionClientConfig } from '../../database/session-client';
 import { EventLog } from './event-log';
-import { EVENT_RETENTION_MS, EVENTS_CHANNEL, EventStore, type Queryable } from './event-store';
+import {
+  EVENT_RETENTION_MS,
+  EVENTS_CHANNEL,
+  EventStore,
+  RELAY_WAKE_CHANNEL,
+  type Queryable,
+} from './event-store';
+import { DatabaseNotifications } from '../../database/notifications';
 import { EventTransport } from './event-transport';
 
 /** The advisory lock whose holder relays (one instance at a time). */
@@ -35,7 +45,7 @@ const TRIM_EVERY_MS = 10_000;
  * commit leaves the events in PostgreSQL, where every reader finds them by position.
  */
 @Injectable()
-export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EventRelay implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EventRelay');
   private client: Client | null = null;
   /** `client` as the event store queries it (rows, not pg's result object). */
@@ -58,7 +68,20 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly adapterHost: HttpAdapterHost,
     private readonly transport: EventTransport,
     private readonly log: EventLog,
+    private readonly notifications: DatabaseNotifications,
+    private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    // Woken by instances that share no transport with this one (several on one database
+    // without Redis); with Redis they wake it through the transport.
+    this.notifications.listen(RELAY_WAKE_CHANNEL, {
+      onNotification: () => {
+        if (this.leader) this.wake();
+      },
+      onListening: () => undefined,
+    });
+  }
 
   /** Whether this instance relays now (diagnostics, tests). */
   get isLeader(): boolean {
@@ -87,8 +110,13 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
   wake(): void {
     if (this.stopped) return;
     if (!this.leader) {
-      // The leader is another instance: tell it through the transport (it also polls).
+      // The leader is another instance: tell it through the transport, or the database (it
+      // also polls).
       if (this.transport.shared) this.transport.wake();
+      else
+        this.dataSource
+          .query("SELECT pg_notify($1, '')", [RELAY_WAKE_CHANNEL])
+          .catch(() => undefined);
       return;
     }
     if (this.running) {
@@ -167,6 +195,7 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       while (client && db && this.leader) {
         const events = await EventStore.numberPending(db, BATCH);
         if (events.length === 0) break;
+        this.injectFault();
         this.head = events[events.length - 1].position;
         // This instance's own sessions need no round trip through the transport.
         this.log.offer(events);
@@ -195,6 +224,21 @@ export class EventRelay implements OnApplicationBootstrap, OnApplicationShutdown
       return;
     }
     if (this.leader) this.schedule(() => this.wake(), POLL_MS);
+  }
+
+  /**
+   * The chaos run's fault (PARLEY_FAULT_RELAY_KILL_FILE): the worst moment to die — the batch is
+   * numbered and committed, nobody was sent it. The instance that claims the file dies.
+   */
+  private injectFault(): void {
+    const file = this.config.faults.relayKillFile;
+    if (!file) return;
+    try {
+      renameSync(file, `${file}.taken`);
+    } catch {
+      return;
+    }
+    process.kill(process.pid, 'SIGKILL');
   }
 
   /**

@@ -4,6 +4,8 @@ import type { EventName, LoggedEvent } from './realtime-event';
 export const EVENT_RETENTION_MS = 10 * 60_000;
 /** Where the relay announces the head of the log (PostgreSQL NOTIFY; the payload is the position). */
 export const EVENTS_CHANNEL = 'parley_events';
+/** Where an instance without a shared transport wakes the relay of another (PostgreSQL NOTIFY). */
+export const RELAY_WAKE_CHANNEL = 'parley_events_wake';
 
 /** Anything that runs a query: a pg Client or Pool, a TypeORM DataSource or EntityManager. */
 export interface Queryable {
@@ -70,6 +72,23 @@ export const EventStore = {
       'SELECT last_position::text AS p FROM realtime_event_log WHERE id = 1',
     );
     return Number(rows[0]?.p ?? 0);
+  },
+
+  /** The id of the newest event written and committed (0: none kept). */
+  async lastWritten(db: Queryable): Promise<string> {
+    const rows = await db.query<Array<{ id: string }>>(
+      'SELECT COALESCE(max(id), 0)::text AS id FROM realtime_events',
+    );
+    return rows[0]?.id ?? '0';
+  },
+
+  /** Whether events up to id `last` still wait to be numbered. */
+  async pendingUpTo(db: Queryable, last: string): Promise<boolean> {
+    const rows = await db.query<unknown[]>(
+      'SELECT 1 FROM realtime_events WHERE position IS NULL AND id <= $1 LIMIT 1',
+      [last],
+    );
+    return rows.length > 0;
   },
 
   /** Deletes numbered events older than `retentionMs`; returns how many. */

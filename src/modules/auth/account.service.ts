@@ -101,7 +101,7 @@ export class AccountService {
         await this.sessions.revokeAllForUser(user.id, caller.sessionId, m);
       }
       if (Object.keys(patch).length > 0) {
-        await m.getRepository(UserEntity).update(user.id, patch);
+        await this.users.update(m, user.id, patch);
       }
       // Addresses are masked: the log says that and roughly where, not a second copy of them.
       const audited = { ...context, targetType: 'user', targetId: user.id };

@@ -10,7 +10,6 @@ import { AppConfig } from '../../config/app.config';
 import { MailerService } from '../../infra/mail/mailer.service';
 import { userActor } from '../audit/actor';
 import { AuditLog } from '../audit/audit-log.service';
-import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import type { AuthLoginResult } from './auth.response';
 import { AuthService } from './auth.service';
@@ -52,7 +51,7 @@ export class EmailFlowsService {
       if (!user || !sameEmail(user.email, data?.email)) {
         throw new ApiError(ErrorCode.InvalidEmailToken);
       }
-      await m.getRepository(UserEntity).update(user.id, { emailVerified: true });
+      await this.users.update(m, user.id, { emailVerified: true });
       return user.id;
     });
     this.users.forget(userId);
@@ -102,7 +101,7 @@ export class EmailFlowsService {
       user.passwordHash = passwordHash;
       user.passwordChangedAt = new Date();
       user.emailVerified = true;
-      await m.getRepository(UserEntity).update(user.id, {
+      await this.users.update(m, user.id, {
         passwordHash,
         passwordChangedAt: user.passwordChangedAt,
         emailVerified: true,
@@ -147,7 +146,7 @@ export class EmailFlowsService {
         passwordHash,
         passwordChangedAt: new Date(),
       });
-      await m.getRepository(UserEntity).update(user.id, {
+      await this.users.update(m, user.id, {
         email: user.email,
         emailVerified: true,
         passwordHash,

@@ -18,6 +18,8 @@ export class Checkpointer {
   private readonly logger = new Logger('Gateway');
   private lastKeepAlive = Date.now();
   private writing = false;
+  /** A write failed (the store was away): the next one writes every session. */
+  private failed = false;
 
   constructor(
     private readonly registry: SessionRegistry,
@@ -27,7 +29,7 @@ export class Checkpointer {
   async run(now = Date.now()): Promise<void> {
     if (this.writing) return;
     this.writing = true;
-    const all = now - this.lastKeepAlive >= KEEPALIVE_MS;
+    const all = this.failed || now - this.lastKeepAlive >= KEEPALIVE_MS;
     if (all) this.lastKeepAlive = now;
     const points = new Map<string, Checkpoint>();
     const sessions = new Map<string, GatewaySession>();
@@ -38,13 +40,21 @@ export class Checkpointer {
       sessions.set(session.id, session);
     });
     try {
-      const lost = await this.store.checkpoint(this.registry.instanceId, points);
+      const { lost, missing } = await this.store.checkpoint(this.registry.instanceId, points);
       for (const id of lost) {
         const session = sessions.get(id);
         if (session) this.registry.abandon(session);
       }
+      // Still ours, but the store forgot it (Redis restarted empty): written again, whole.
+      for (const id of missing) {
+        const session = sessions.get(id);
+        if (!session || !this.registry.has(session)) continue;
+        await this.store.create(session.record(), this.registry.instanceId);
+      }
+      this.failed = false;
     } catch (err) {
       for (const [id, point] of points) sessions.get(id)?.checkpointFailed(point);
+      this.failed = true;
       this.logger.warn(`gateway checkpoints not written: ${(err as Error).message}`);
     } finally {
       this.writing = false;

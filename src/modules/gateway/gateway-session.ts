@@ -1,5 +1,6 @@
 import type { ParsedCredential } from '../../common/auth/authorization-header';
 import type { GatewayConnection } from './gateway-connection';
+import type { StoredSession } from './session-store';
 import { Intent, Op } from './protocol';
 
 /** Dispatched frames a session keeps for resuming (Discord keeps about as many)… */
@@ -175,6 +176,22 @@ export class GatewaySession {
     this.point = { seq: this.seqNo, pos: this.settled, guilds };
     this.guildsChanged = false;
     this.pointDirty = true;
+  }
+
+  /** Everything another instance needs to take it over from `checkpoint` (session-store.ts). */
+  record(): StoredSession {
+    return {
+      id: this.id,
+      userId: this.who.userId,
+      bot: this.who.bot,
+      applicationId: this.who.applicationId,
+      intents: this.intents,
+      shard: this.shard,
+      largeThreshold: this.largeThreshold,
+      seq: this.point.seq,
+      pos: this.point.pos,
+      guilds: [...this.followed],
+    };
   }
 
   /** Where another instance would take the session over now. */

@@ -1,5 +1,10 @@
 import type { Checkpoint } from './gateway-session';
-import { SESSION_TTL_MS, SessionStore, type StoredSession } from './session-store';
+import {
+  SESSION_TTL_MS,
+  SessionStore,
+  type CheckpointResult,
+  type StoredSession,
+} from './session-store';
 
 interface Entry {
   record: StoredSession;
@@ -25,11 +30,16 @@ export class MemorySessionStore extends SessionStore {
     return Promise.resolve();
   }
 
-  checkpoint(owner: string, points: Map<string, Checkpoint>): Promise<string[]> {
+  checkpoint(owner: string, points: Map<string, Checkpoint>): Promise<CheckpointResult> {
     const lost: string[] = [];
+    const missing: string[] = [];
     for (const [id, p] of points) {
       const entry = this.live(id);
-      if (!entry || entry.owner !== owner) {
+      if (!entry) {
+        missing.push(id);
+        continue;
+      }
+      if (entry.owner !== owner) {
         lost.push(id);
         continue;
       }
@@ -38,7 +48,7 @@ export class MemorySessionStore extends SessionStore {
       if (p.guilds) entry.record.guilds = p.guilds;
       entry.expiresAt = Date.now() + SESSION_TTL_MS;
     }
-    return Promise.resolve(lost);
+    return Promise.resolve({ lost, missing });
   }
 
   claim(id: string, owner: string, userId: string): Promise<StoredSession | null> {

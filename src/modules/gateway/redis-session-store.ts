@@ -1,14 +1,22 @@
 import type Redis from 'ioredis';
 import type { Checkpoint } from './gateway-session';
-import { SESSION_TTL_MS, SessionStore, type StoredSession } from './session-store';
+import {
+  SESSION_TTL_MS,
+  SessionStore,
+  type CheckpointResult,
+  type StoredSession,
+} from './session-store';
 
 const TTL_SECONDS = Math.ceil(SESSION_TTL_MS / 1000);
 /** The session's hash (the client adds REDIS_KEY_PREFIX). */
 const key = (id: string) => `parley:gw:session:${id}`;
 
-// Writes a checkpoint only while this instance owns the session; 0 when another took it over.
+// Writes a checkpoint only while this instance owns the session: 0 when another took it over,
+// -1 when the record is gone (Redis restarted empty: the owner writes it again).
 const CHECKPOINT = `
-if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if not owner then return -1 end
+if owner ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'seq', ARGV[2], 'pos', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'guilds', ARGV[4]) end
 redis.call('EXPIRE', KEYS[1], ARGV[5])
@@ -53,8 +61,8 @@ export class RedisSessionStore extends SessionStore {
       .exec();
   }
 
-  async checkpoint(owner: string, points: Map<string, Checkpoint>): Promise<string[]> {
-    if (points.size === 0) return [];
+  async checkpoint(owner: string, points: Map<string, Checkpoint>): Promise<CheckpointResult> {
+    if (points.size === 0) return { lost: [], missing: [] };
     const pipeline = this.redis.pipeline();
     const ids = [...points.keys()];
     for (const id of ids) {
@@ -73,7 +81,10 @@ export class RedisSessionStore extends SessionStore {
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);
     if (failed) throw failed[0] as Error;
-    return ids.filter((_, i) => results[i]?.[1] === 0);
+    return {
+      lost: ids.filter((_, i) => results[i]?.[1] === 0),
+      missing: ids.filter((_, i) => results[i]?.[1] === -1),
+    };
   }
 
   async claim(id: string, owner: string, userId: string): Promise<StoredSession | null> {

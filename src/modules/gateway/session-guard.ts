@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
+import { EventLog } from '../../infra/events/event-log';
 import { ApplicationFlagsReader } from '../oauth2/application-flags.port';
 import { BANS_CHANNEL, IpBanGate } from '../bans/ip-ban-gate';
 import { GatewayAuthenticator } from './gateway-authenticator';
@@ -29,6 +30,7 @@ export class SessionGuard implements OnModuleInit {
     private readonly auth: GatewayAuthenticator,
     private readonly flags: ApplicationFlagsReader,
     private readonly bans: IpBanGate,
+    private readonly log: EventLog,
   ) {}
 
   onModuleInit(): void {
@@ -58,12 +60,21 @@ export class SessionGuard implements OnModuleInit {
 
   private async check(session: GatewaySession, tag?: string): Promise<void> {
     if (!(await this.auth.stillValid(session.identity, tag))) {
-      return this.registry.revoke(session, CloseCode.AuthenticationFailed);
+      return this.revoke(session, CloseCode.AuthenticationFailed);
     }
     const appId = session.identity.applicationId;
     if (appId && disallowedIntents(session.intents, await this.flags.flagsOf(appId)) !== 0) {
-      this.registry.revoke(session, CloseCode.DisallowedIntents);
+      await this.revoke(session, CloseCode.DisallowedIntents);
     }
+  }
+
+  /**
+   * Ends a session — after the events committed with the change that ends it (an application
+   * deleted: its bot's GUILD_DELETEs) have reached it, since the notification travels faster.
+   */
+  private async revoke(session: GatewaySession, code: CloseCode): Promise<void> {
+    await this.log.syncCommitted().catch(() => undefined);
+    if (this.registry.has(session)) this.registry.revoke(session, code);
   }
 
   /** Back after an outage of the notification connection: everything is checked again. */

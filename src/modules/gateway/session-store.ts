@@ -30,8 +30,11 @@ export abstract class SessionStore {
 
   abstract create(session: StoredSession, owner: string): Promise<void>;
 
-  /** Writes checkpoints; returns the ids `owner` no longer owns (another instance claimed them). */
-  abstract checkpoint(owner: string, points: Map<string, Checkpoint>): Promise<string[]>;
+  /**
+   * Writes checkpoints; returns the ids `owner` no longer owns (another instance claimed them)
+   * and those whose record is gone (expired, or the store restarted empty).
+   */
+  abstract checkpoint(owner: string, points: Map<string, Checkpoint>): Promise<CheckpointResult>;
 
   /**
    * Makes `owner` the owner and returns the session, or null when it expired, never was, or is
@@ -40,6 +43,11 @@ export abstract class SessionStore {
   abstract claim(id: string, owner: string, userId: string): Promise<StoredSession | null>;
 
   abstract drop(id: string): Promise<void>;
+}
+
+export interface CheckpointResult {
+  lost: string[];
+  missing: string[];
 }
 
 /** Records live this long after their last write: a session's resume window. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
@@ -63,20 +63,33 @@ export class ChannelsService {
         .where('c.guild_id = :guildId', { guildId })
         .getRawOne<{ count: number; max: number | string }>();
       if ((stats?.count ?? 0) >= MAX_GUILD_CHANNELS) throw new ApiError(ErrorCode.MaxGuildChannels);
-      const c = m.create(ChannelEntity, {
-        id: this.snowflakes.next(),
-        guildId,
-        name,
-        type: ChannelType.GuildText,
-        position: dto.position ?? Number(stats?.max ?? -1) + 1,
-      });
-      await m.insert(ChannelEntity, c);
-      await this.events.publish(m, [
-        { t: EventName.ChannelCreate, guildId, channelId: c.id, d: toGatewayChannel(c) },
-      ]);
-      return c;
+      return this.insert(m, guildId, name, dto.position ?? Number(stats?.max ?? -1) + 1);
     });
     return toChannelResponse(channel);
+  }
+
+  /**
+   * Writes a text channel in the caller's transaction and announces it (CHANNEL_CREATE): the one
+   * place channels are created (the REST route above, a new guild's `general`).
+   */
+  async insert(
+    m: EntityManager,
+    guildId: string,
+    name: string,
+    position: number,
+  ): Promise<ChannelEntity> {
+    const c = m.create(ChannelEntity, {
+      id: this.snowflakes.next(),
+      guildId,
+      name,
+      type: ChannelType.GuildText,
+      position,
+    });
+    await m.insert(ChannelEntity, c);
+    await this.events.publish(m, [
+      { t: EventName.ChannelCreate, guildId, channelId: c.id, d: toGatewayChannel(c) },
+    ]);
+    return c;
   }
 
   /** Needs VIEW_CHANNEL. */

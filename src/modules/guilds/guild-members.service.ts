@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { UserEntity } from '../users/user.entity';
 import { toUserPartial } from '../users/user.mapper';
+import { UsersService } from '../users/users.service';
 import { GuildMemberEntity } from './guild-member.entity';
 import { toGatewayMember } from './realtime.mapper';
 
@@ -50,11 +50,15 @@ const ADD_MEMBERS = `
  * permissions; these methods write inside the caller's transaction.
  */
 @Injectable()
-export class GuildMembersService {
+export class GuildMembersService implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: RealtimeEvents,
+    private readonly users: UsersService,
   ) {}
+
+  onModuleInit(): void {
+    this.users.onProfileChange((m, user) => this.profileChanged(m, user));
+  }
 
   /** Adds a member unless they already are one; returns the new row, or null. */
   async add(
@@ -138,26 +142,79 @@ export class GuildMembersService {
   }
 
   /** Removes a member; false when they were not one. */
-  async remove(guildId: string, userId: string): Promise<boolean> {
-    return this.dataSource.transaction(async (m) => {
-      const member = await m.findOne(GuildMemberEntity, {
-        where: { guildId, userId },
-        relations: { user: true },
-      });
-      if (!member) return false;
-      await m.delete(GuildMemberEntity, { guildId, userId });
-      if (member.user) {
-        await this.events.publish(m, [
-          {
-            t: EventName.GuildMemberRemove,
-            guildId,
-            userId,
-            d: { guild_id: guildId, user: toUserPartial(member.user) },
-          },
-        ]);
-      }
-      return true;
+  async remove(m: EntityManager, guildId: string, userId: string): Promise<boolean> {
+    const member = await m.findOne(GuildMemberEntity, {
+      where: { guildId, userId },
+      relations: { user: true },
     });
+    if (!member) return false;
+    await m.delete(GuildMemberEntity, { guildId, userId });
+    if (member.user) {
+      await this.events.publish(m, [
+        {
+          t: EventName.GuildMemberRemove,
+          guildId,
+          userId,
+          d: { guild_id: guildId, user: toUserPartial(member.user) },
+        },
+      ]);
+    }
+    return true;
+  }
+
+  /** The guilds `userId` is a member of (ids, locked against concurrent membership changes). */
+  async guildsOf(m: EntityManager, userId: string): Promise<string[]> {
+    const rows = await m.query<Array<{ guild_id: string }>>(
+      'SELECT guild_id::text AS guild_id FROM guild_members WHERE user_id = $1 ORDER BY guild_id FOR UPDATE',
+      [userId],
+    );
+    return rows.map((r) => r.guild_id);
+  }
+
+  /** A role is going: the members who hold it lose it. */
+  async dropRole(m: EntityManager, guildId: string, roleId: string): Promise<void> {
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [rows] = await m.query<[Array<{ user_id: string }>, number]>(
+      `UPDATE guild_members SET roles = array_remove(roles, $2::bigint)
+        WHERE guild_id = $1 AND $2::bigint = ANY(roles) RETURNING user_id::text AS user_id`,
+      [guildId, roleId],
+    );
+    await this.announceUpdates(
+      m,
+      guildId,
+      rows.map((r) => r.user_id),
+    );
+  }
+
+  /**
+   * A user's public profile changed (UsersService): every guild they are in hears of it as
+   * GUILD_MEMBER_UPDATE, as Discord sends it.
+   */
+  async profileChanged(m: EntityManager, user: UserEntity): Promise<void> {
+    const members = await m.find(GuildMemberEntity, { where: { userId: user.id } });
+    if (members.length === 0) return;
+    await this.events.publish(
+      m,
+      members.map((member) => memberEvent(EventName.GuildMemberUpdate, member, user)),
+    );
+  }
+
+  private async announceUpdates(
+    m: EntityManager,
+    guildId: string,
+    userIds: string[],
+  ): Promise<void> {
+    if (userIds.length === 0) return;
+    const members = await m.find(GuildMemberEntity, {
+      where: { guildId, userId: In(userIds) },
+      relations: { user: true },
+    });
+    await this.events.publish(
+      m,
+      members.flatMap((member) =>
+        member.user ? [memberEvent(EventName.GuildMemberUpdate, member, member.user)] : [],
+      ),
+    );
   }
 }
 

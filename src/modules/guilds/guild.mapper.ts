@@ -53,7 +53,7 @@ export function webhookAuthor(
 }
 
 /**
- * `webhookAuthor` as a SQL expression (a `json`), for statements that render a message's event
+ * `webhookAuthor` as a SQL expression (a `json`, compact), for statements that render a message's event
  * from the webhook's row: the same fields in the same order, from `webhookAuthor` itself.
  */
 export function webhookAuthorSql(idExpr: string, nameExpr: string, avatarExpr: string): string {
@@ -62,11 +62,12 @@ export function webhookAuthorSql(idExpr: string, nameExpr: string, avatarExpr: s
     username: `COALESCE(${nameExpr}, ${sqlLiteral(WEBHOOK_DEFAULT_NAME)})`,
     avatar: avatarExpr,
   };
-  const args = Object.entries(webhookAuthor('', null, null)).map(
+  const columns = Object.entries(webhookAuthor('', null, null)).map(
     ([key, value]) =>
-      `'${key}', ${fromRow[key as keyof UserPartialResponse] ?? sqlLiteral(value as string | number | boolean | null)}`,
+      `${fromRow[key as keyof UserPartialResponse] ?? sqlLiteral(value as string | number | boolean | null)} AS "${key}"`,
   );
-  return `json_build_object(${args.join(', ')})`;
+  // row_to_json: compact, and in this order (json_build_object pads with spaces).
+  return `(SELECT row_to_json(a) FROM (SELECT ${columns.join(', ')}) a)`;
 }
 
 function sqlLiteral(value: string | number | boolean | null | undefined): string {

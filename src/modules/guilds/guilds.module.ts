@@ -11,6 +11,7 @@ import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
 import { GuildsController } from './guilds.controller';
 import { GuildMembersService } from './guild-members.service';
+import { GuildRolesService } from './guild-roles.service';
 import { GuildSnapshots } from './guild-snapshots';
 import { GuildsService } from './guilds.service';
 import { MessageEntity } from './message.entity';
@@ -22,6 +23,7 @@ const SERVICES = [
   GuildAccessService,
   GuildsService,
   GuildMembersService,
+  GuildRolesService,
   GuildSnapshots,
   ChannelsService,
   MessagesService,

@@ -12,13 +12,14 @@ import { EventName } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { AssetStorage } from '../../infra/storage/asset-storage.service';
 import { UserEntity } from '../users/user.entity';
-import { ChannelEntity, ChannelType } from './channel.entity';
 import type { AddMemberDto } from './dto/add-member.dto';
 import type { CreateGuildDto } from './dto/create-guild.dto';
 import type { UpdateGuildDto } from './dto/update-guild.dto';
 import { GuildAccessService } from './guild-access.service';
 import { GuildMemberEntity } from './guild-member.entity';
+import { ChannelsService } from './channels.service';
 import { GuildMembersService } from './guild-members.service';
+import { GuildRolesService } from './guild-roles.service';
 import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
 import { toGuildResponse, toMemberResponse } from './guild.mapper';
@@ -42,6 +43,8 @@ export class GuildsService {
     private readonly assets: AssetStorage,
     private readonly credentials: CredentialResolvers,
     private readonly members: GuildMembersService,
+    private readonly roles: GuildRolesService,
+    private readonly channels: ChannelsService,
     private readonly events: RealtimeEvents,
   ) {}
 
@@ -59,20 +62,13 @@ export class GuildsService {
         createdAt: new Date(),
       });
       await m.insert(GuildEntity, g);
-      await m.insert(GuildRoleEntity, {
+      await this.roles.create(m, id, {
         id,
-        guildId: id,
         name: '@everyone',
-        permissions: DEFAULT_EVERYONE_PERMISSIONS.toString(),
+        permissions: DEFAULT_EVERYONE_PERMISSIONS,
         position: 0,
       });
-      await m.insert(ChannelEntity, {
-        id: this.snowflakes.next(),
-        guildId: id,
-        name: 'general',
-        type: ChannelType.GuildText,
-        position: 0,
-      });
+      await this.channels.insert(m, id, 'general', 0);
       // Last, so the owner's sessions get the guild complete (GUILD_CREATE) once committed.
       const owner = await m.findOneByOrFail(UserEntity, { id: userId });
       await this.members.add(m, id, owner);
@@ -106,6 +102,24 @@ export class GuildsService {
       return this.announceUpdate(m, guildId);
     });
     return toGuildResponse(guild);
+  }
+
+  /**
+   * Removes the guild's icon and banner (the admin asset purge), announced; returns what they
+   * were, or null when there is no such guild.
+   */
+  async clearImages(
+    m: EntityManager,
+    guildId: string,
+  ): Promise<{ icon: string | null; banner: string | null } | null> {
+    const [guild] = await m.query<Array<{ icon: string | null; banner: string | null }>>(
+      'SELECT icon, banner FROM guilds WHERE id = $1 FOR UPDATE',
+      [guildId],
+    );
+    if (!guild) return null;
+    await m.update(GuildEntity, { id: guildId }, { icon: null, banner: null });
+    await this.announceUpdate(m, guildId);
+    return guild;
   }
 
   /**
@@ -185,7 +199,10 @@ export class GuildsService {
       callerId === userId ? 0n : Permissions.ADMINISTRATOR,
     );
     if (userId === access.ownerId) throw new ApiError(ErrorCode.CannotRemoveGuildOwner);
-    if (!(await this.members.remove(guildId, userId))) throw new ApiError(ErrorCode.UnknownMember);
+    const removed = await this.dataSource.transaction((m) =>
+      this.members.remove(m, guildId, userId),
+    );
+    if (!removed) throw new ApiError(ErrorCode.UnknownMember);
   }
 
   /**
@@ -216,22 +233,28 @@ export class GuildsService {
         await this.members.add(m, guildId, bot);
         return;
       }
-      const top = await m
-        .createQueryBuilder(GuildRoleEntity, 'r')
-        .select('COALESCE(MAX(r.position), 0)', 'max')
-        .where('r.guild_id = :guildId', { guildId })
-        .getRawOne<{ max: number | string }>();
-      const roleId = this.snowflakes.next();
-      await m.insert(GuildRoleEntity, {
-        id: roleId,
-        guildId,
+      // Its managed role first, so the bot's GUILD_CREATE lists it and its permissions apply.
+      const role = await this.roles.create(m, guildId, {
         name: roleName.slice(0, 100) || 'bot',
-        permissions: permissions.toString(),
-        position: Number(top?.max ?? 0) + 1,
+        permissions,
+        botId: botUserId,
       });
-      // The role first, so the bot's GUILD_CREATE lists it and its permissions apply at once.
-      await this.members.add(m, guildId, bot, [roleId]);
+      await this.members.add(m, guildId, bot, [role.id]);
     };
     await inTransaction(this.dataSource, manager, run);
+  }
+
+  /**
+   * A bot leaves every guild it is in (its application is being deleted), in `m`'s transaction:
+   * its memberships (GUILD_MEMBER_REMOVE to the guilds, GUILD_DELETE to its own sessions) and its
+   * managed roles (GUILD_ROLE_DELETE) go before its rows do.
+   */
+  async removeBotEverywhere(m: EntityManager, botUserId: string): Promise<void> {
+    for (const guildId of await this.members.guildsOf(m, botUserId)) {
+      await this.members.remove(m, guildId, botUserId);
+      for (const role of await this.roles.managedBy(m, guildId, botUserId)) {
+        await this.roles.delete(m, guildId, role.id);
+      }
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
@@ -26,6 +26,8 @@ import { MessageEntity } from './message.entity';
 import { hasPermission, Permissions } from './permissions';
 
 export const DEFAULT_MESSAGE_LIMIT = 50;
+/** Messages rewritten (and announced) per statement when a guild's webhook avatars are purged. */
+const AVATAR_CLEAR_CHUNK = 500;
 /** At most this many distinct users are resolved from `<@id>` mentions in one message. */
 const MAX_MENTIONS = 100;
 const USER_MENTION = /<@!?(\d{1,20})>/g;
@@ -201,6 +203,36 @@ export class MessagesService {
    */
   postAsWebhook(post: WebhookPost): Promise<WebhookPostOutcome> {
     return this.webhookWriter.post(post);
+  }
+
+  /**
+   * The admin asset purge removed a guild's webhook avatars: the messages that show one (a
+   * stored avatar's hash, 32 hex digits; an `avatar_url` given on execute is a URL and stays)
+   * show none from now on, each announced (MESSAGE_UPDATE), in chunks. Returns how many.
+   */
+  async clearWebhookAvatars(m: EntityManager, guildId: string): Promise<number> {
+    let total = 0;
+    for (;;) {
+      // TypeORM answers an UPDATE with [rows, affected].
+      const [rows] = await m.query<[Array<{ id: string }>, number]>(
+        `UPDATE messages SET webhook_avatar = NULL
+          WHERE id IN (SELECT msg.id FROM messages msg JOIN channels c ON c.id = msg.channel_id
+                        WHERE c.guild_id = $1 AND msg.webhook_id IS NOT NULL
+                          AND msg.webhook_avatar ~ '^[0-9a-f]{32}$'
+                        LIMIT $2)
+          RETURNING id::text AS id`,
+        [guildId, AVATAR_CLEAR_CHUNK],
+      );
+      if (rows.length === 0) return total;
+      total += rows.length;
+      const messages = await m.findBy(MessageEntity, { id: In(rows.map((r) => r.id)) });
+      await this.events.publish(
+        m,
+        messages.map((msg) =>
+          messageEvent(EventName.MessageUpdate, guildId, toMessageResponse(msg)),
+        ),
+      );
+    }
   }
 
   private draftOf(content: string | undefined, embeds: MessageDraft['embeds']): MessageDraft {

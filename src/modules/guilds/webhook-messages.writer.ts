@@ -31,6 +31,7 @@ export type WebhookPostOutcome =
   { kind: 'posted'; message: MessageResponse } | { kind: 'refused' } | { kind: 'duplicate' };
 
 interface Pending extends WebhookPost {
+  /** Chosen before the first attempt (a new one only if another process minted it too). */
   id: string;
   createdAt: Date;
   message: MessageResponse;
@@ -43,7 +44,8 @@ interface Row {
   author_name: string | null;
   author_avatar: string | null;
   inserted: boolean;
-  existed: boolean;
+  /** A delivery id recorded by this statement (false: seen before, or none given). */
+  recorded: boolean;
 }
 
 // The message's JSON up to what only the webhook's row knows (channel, guild, author), which
@@ -56,13 +58,10 @@ const EVENT_DATA = (body: string) => `'{"guild_id":"' || ok.guild_id || '","chan
 //   signed routes its signing secret changed since the delivery was checked → nothing for that
 //   row; channel, name and avatar come from its row, so a move or rename elsewhere is honoured;
 // - a delivery id is recorded with its message, or the message is not posted (a redelivery);
-// - the message and its MESSAGE_CREATE (the outbox, ARCHITECTURE.md §7) are written together;
-// - idempotent: ids are chosen before the first attempt, so a batch retried after its commit's
-//   answer was lost inserts nothing twice and reports the rows it had committed (`existed`: the
-//   statement's snapshot sees what committed before it, not what it inserts itself).
-const INSERT_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
-  'parley_insert_webhook_messages_v3',
-  `
+// - the message and its MESSAGE_CREATE (the outbox, ARCHITECTURE.md §7) are written together.
+// The retry after a lost commit answer runs it with ON CONFLICT DO NOTHING: the ids were chosen
+// before the first attempt, so what that attempt committed is not inserted twice.
+const insertSql = (onConflict: string) => `
   WITH v AS (
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::text[], $5::varchar[],
                          $6::jsonb[], $7::bytea[], $8::boolean[], $9::text[], $10::varchar[],
@@ -91,7 +90,7 @@ const INSERT_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
      WHERE ok.delivery_id IS NULL
         OR EXISTS (SELECT 1 FROM recorded r
                     WHERE r.webhook_id = ok.webhook_id AND r.delivery_id = ok.delivery_id)
-    ON CONFLICT (id) DO NOTHING
+    ${onConflict}
     RETURNING id
   ), announced AS (
     INSERT INTO realtime_events (type, guild_id, channel_id, data, data_redacted)
@@ -102,9 +101,25 @@ const INSERT_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
   )
   SELECT ok.id::text AS id, ok.channel_id::text AS channel_id, ok.guild_id::text AS guild_id,
          ok.author_name, ok.author_avatar, i.id IS NOT NULL AS inserted,
-         EXISTS (SELECT 1 FROM messages m WHERE m.id = ok.id) AS existed
-    FROM ok LEFT JOIN inserted i ON i.id = ok.id`,
+         EXISTS (SELECT 1 FROM recorded r
+                  WHERE r.webhook_id = ok.webhook_id AND r.delivery_id = ok.delivery_id) AS recorded
+    FROM ok LEFT JOIN inserted i ON i.id = ok.id`;
+
+const INSERT_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
+  'parley_insert_webhook_messages_v3',
+  insertSql(''),
 );
+const RETRY_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
+  'parley_retry_webhook_messages_v3',
+  insertSql('ON CONFLICT (id) DO NOTHING'),
+);
+
+// Which of a retried batch's messages the first attempt stored: same id, same webhook, same time.
+const STORED_BY_FIRST_ATTEMPT = `
+  SELECT m.id::text AS id
+    FROM messages m
+    JOIN unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) AS v(id, webhook_id, created_at)
+      ON m.id = v.id AND m.webhook_id = v.webhook_id AND m.created_at = v.created_at`;
 
 /** A retry after a lost commit answer waits this long for the database to settle. */
 const RETRY_DELAY_MS = 100;
@@ -152,21 +167,27 @@ export class WebhookMessagesWriter {
 
   /**
    * Writes a batch. When the answer to its commit is lost (the connection dropped), whether it
-   * committed is unknown: it is run again as it was — the same ids — which inserts only what did
-   * not commit. A batch the database refuses is retried row by row, so one bad row fails alone.
+   * committed is unknown: it is run again with the same ids, inserting only what did not commit,
+   * and what did is recognised as this batch's own. When an id is taken (another process minting
+   * with the same WORKER_ID), nothing was written: the batch gets new ids. A batch the database
+   * refuses otherwise is retried row by row, so one bad row fails alone.
    */
   private async write(batch: Pending[]): Promise<Array<WebhookPostOutcome | Error>> {
     try {
-      return await this.run(batch);
+      return await this.run(batch, false);
     } catch (err) {
       if (isDatabaseUnavailable(err)) {
         await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
-        return this.run(batch);
+        return this.run(batch, true);
+      }
+      if (isIdTaken(err)) {
+        for (const m of batch) m.id = m.message.id = this.snowflakes.next();
+        return this.write(batch);
       }
       if (batch.length === 1) throw err;
       return Promise.all(
         batch.map((m) =>
-          this.run([m]).then(
+          this.run([m], false).then(
             (r) => r[0],
             (e: Error) => e,
           ),
@@ -175,8 +196,9 @@ export class WebhookMessagesWriter {
     }
   }
 
-  private async run(batch: Pending[]): Promise<WebhookPostOutcome[]> {
-    const rows = await INSERT_WEBHOOK_MESSAGES.run(this.dataSource, [
+  private async run(batch: Pending[], retry: boolean): Promise<Array<WebhookPostOutcome | Error>> {
+    const statement = retry ? RETRY_WEBHOOK_MESSAGES : INSERT_WEBHOOK_MESSAGES;
+    const rows = await statement.run(this.dataSource, [
       batch.map((m) => m.id),
       batch.map((m) => m.webhookId),
       batch.map((m) => m.draft.username ?? null),
@@ -193,15 +215,38 @@ export class WebhookMessagesWriter {
     ]);
     if (rows.some((r) => r.inserted)) this.events.written();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return batch.map((m): WebhookPostOutcome => {
+    // On a retry, what was not inserted may be what the first attempt stored.
+    const ours = retry ? await this.storedBefore(batch, rows) : new Set<string>();
+    return batch.map((m): WebhookPostOutcome | Error => {
       const row = byId.get(m.id);
       if (!row) return { kind: 'refused' };
-      if (!row.inserted && !row.existed) return { kind: 'duplicate' };
+      if (!row.inserted && !ours.has(m.id)) {
+        if (m.deliveryId && !row.recorded) return { kind: 'duplicate' };
+        return new Error(`webhook message ${m.id} was neither stored nor refused`);
+      }
       m.message.channel_id = row.channel_id;
       m.message.author = webhookAuthor(m.webhookId, row.author_name, row.author_avatar);
       return { kind: 'posted', message: m.message };
     });
   }
+
+  private async storedBefore(batch: Pending[], rows: Row[]): Promise<Set<string>> {
+    const missing = new Set(rows.filter((r) => !r.inserted).map((r) => r.id));
+    const candidates = batch.filter((m) => missing.has(m.id));
+    if (candidates.length === 0) return new Set();
+    const found = await this.dataSource.query<Array<{ id: string }>>(STORED_BY_FIRST_ATTEMPT, [
+      candidates.map((m) => m.id),
+      candidates.map((m) => m.webhookId),
+      candidates.map((m) => m.createdAt),
+    ]);
+    return new Set(found.map((r) => r.id));
+  }
+}
+
+/** A unique violation of the messages' primary key: the id was minted elsewhere too. */
+function isIdTaken(err: unknown): boolean {
+  const e = (err as { driverError?: { code?: string; constraint?: string } }).driverError;
+  return e?.code === '23505' && e.constraint === 'messages_pkey';
 }
 
 /**

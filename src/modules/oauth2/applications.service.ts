@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { SessionCaller } from '../../common/auth/caller';
@@ -11,10 +11,10 @@ import type { AuditContext } from '../audit/audit-context';
 import { AuditLog } from '../audit/audit-log.service';
 import type { ReauthProof } from '../auth/mfa/dto/reauth.dto';
 import { ReauthService } from '../auth/mfa/reauth.service';
-import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { slugifyUsername } from '../users/username-slug';
 import { ApplicationEntity } from './application.entity';
+import { BOT_GUILD_INSTALLER, type BotGuildInstaller } from './bot-guild-installer.port';
 import {
   toApplication,
   toApplicationBot,
@@ -54,6 +54,7 @@ export class ApplicationsService implements OnModuleInit {
     private readonly snowflakes: SnowflakeService,
     private readonly notifications: DatabaseNotifications,
     private readonly audit: AuditLog,
+    @Inject(BOT_GUILD_INSTALLER) private readonly installer: BotGuildInstaller,
   ) {}
 
   onModuleInit(): void {
@@ -207,8 +208,10 @@ export class ApplicationsService implements OnModuleInit {
         targetId: app.id,
         metadata: { confirmed_with: confirmedWith, bot_user_id: app.botUserId },
       });
+      // The bot leaves its guilds first (events to the guilds and its sessions), then the rows go.
+      await this.installer.uninstallEverywhere(app.botUserId, m);
       await m.getRepository(ApplicationEntity).delete({ id: app.id });
-      await m.getRepository(UserEntity).delete({ id: app.botUserId });
+      await this.users.remove(m, app.botUserId);
       this.changed(app.id);
     });
   }

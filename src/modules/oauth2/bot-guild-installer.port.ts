@@ -16,4 +16,11 @@ export interface BotGuildInstaller {
     permissions: bigint,
     manager: EntityManager,
   ): Promise<void>;
+
+  /**
+   * The bot leaves every guild (its application is being deleted), in `manager`'s transaction,
+   * before its rows go: memberships and managed roles are removed through the guilds module, so
+   * every guild and the bot's own sessions hear of it.
+   */
+  uninstallEverywhere(botUserId: string, manager: EntityManager): Promise<void>;
 }

@@ -93,16 +93,13 @@ export class BotProfileService {
       if (dto.bio !== undefined) bot.bio = dto.bio;
       if (avatar !== undefined) bot.avatar = avatarHash;
       if (banner !== undefined) bot.banner = bannerHash;
-      await users.update(
-        { id: bot.id },
-        {
-          username: bot.username,
-          discriminator: bot.discriminator,
-          bio: bot.bio,
-          avatar: bot.avatar,
-          banner: bot.banner,
-        },
-      );
+      await this.users.update(m, bot.id, {
+        username: bot.username,
+        discriminator: bot.discriminator,
+        bio: bot.bio,
+        avatar: bot.avatar,
+        banner: bot.banner,
+      });
       if (dto.bot_flags != null) {
         await m
           .getRepository(ApplicationEntity)

@@ -36,4 +36,8 @@ export class GuildBotInstaller implements BotGuildInstaller {
     const bot = await this.users.getById(botUserId, manager);
     await this.guilds.addBotMember(guildId, botUserId, permissions, bot.username, manager);
   }
+
+  uninstallEverywhere(botUserId: string, manager: EntityManager): Promise<void> {
+    return this.guilds.removeBotEverywhere(manager, botUserId);
+  }
 }

@@ -9,17 +9,55 @@ import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { TaggedCache } from '../../common/cache/tagged-cache';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 import { UserEntity } from './user.entity';
+import { toGatewaySelf } from './user.mapper';
+import { EventName } from '../../infra/events/realtime-event';
+import { RealtimeEvents } from '../../infra/events/realtime-events';
 
 export interface NewUser {
   username: string;
   globalName?: string | null;
   email?: string | null;
+  /** An address proven by someone else (an SSO provider's verified e-mail). */
+  emailVerified?: boolean;
   passwordHash?: string | null;
   dateOfBirth?: string | null;
   bot?: boolean;
 }
 
-/** User accounts: lookups other modules use, and creation with a free discriminator. */
+/** A guild module's part when a user's public profile changes (GUILD_MEMBER_UPDATE). */
+export type ProfileListener = (manager: EntityManager, user: UserEntity) => Promise<void>;
+
+/** What the user's own gateway sessions see of them (READY's user): a change is USER_UPDATE. */
+const SELF_FIELDS = [
+  'username',
+  'discriminator',
+  'globalName',
+  'avatar',
+  'avatarColor',
+  'flags',
+  'bot',
+  'system',
+  'email',
+  'emailVerified',
+  'mfaEnabled',
+] as const satisfies ReadonlyArray<keyof UserEntity>;
+
+/** What everyone in their guilds sees of them (the user partial): a change is GUILD_MEMBER_UPDATE. */
+const PUBLIC_FIELDS = [
+  'username',
+  'discriminator',
+  'globalName',
+  'avatar',
+  'avatarColor',
+  'flags',
+] as const satisfies ReadonlyArray<keyof UserEntity>;
+
+/**
+ * User accounts, the one owner of the `users` table: lookups other modules use, creation with a
+ * free discriminator, and every change — each announced in the transaction that makes it
+ * (USER_UPDATE to the user's own sessions; GUILD_MEMBER_UPDATE to their guilds, through the
+ * guilds module's ProfileListener, when what others see changed).
+ */
 @Injectable()
 export class UsersService implements OnModuleInit {
   /**
@@ -28,11 +66,106 @@ export class UsersService implements OnModuleInit {
    */
   private readonly profiles = new TaggedCache<Readonly<UserEntity>>(50_000, 5 * 60_000);
 
+  private readonly profileListeners: ProfileListener[] = [];
+
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly snowflakes: SnowflakeService,
     private readonly notifications: DatabaseNotifications,
+    private readonly events: RealtimeEvents,
   ) {}
+
+  /** Registers the guilds module's part of a profile change (call from onModuleInit). */
+  onProfileChange(listener: ProfileListener): void {
+    this.profileListeners.push(listener);
+  }
+
+  /**
+   * Changes a user in `manager`'s transaction (which must be open) and announces what their
+   * sessions and guilds see of it. Returns the user as changed. The caller drops this
+   * process's cached copy (`forget`) once it committed.
+   */
+  async update(
+    manager: EntityManager,
+    id: string,
+    patch: Partial<UserEntity>,
+  ): Promise<UserEntity> {
+    const before = await manager.findOne(UserEntity, {
+      where: { id },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!before) throw new ApiError(ErrorCode.UnknownUser);
+    if (Object.keys(patch).length > 0) await manager.update(UserEntity, { id }, patch);
+    const after = manager.create(UserEntity, { ...before, ...patch });
+    await this.announce(manager, before, after);
+    return after;
+  }
+
+  /** A second factor was enrolled: `authenticator_types` gains it, MFA is on. */
+  async addAuthenticator(manager: EntityManager, id: string, type: number): Promise<void> {
+    await this.changeAuthenticators(
+      manager,
+      id,
+      `UPDATE users SET
+         authenticator_types = ARRAY(SELECT DISTINCT t FROM unnest(array_append(authenticator_types, $2::smallint)) t ORDER BY t),
+         mfa_enabled = true
+       WHERE id = $1`,
+      [id, type],
+    );
+  }
+
+  /** Second factors were removed: MFA stays on only while another is enrolled. */
+  async removeAuthenticators(manager: EntityManager, id: string, types: number[]): Promise<void> {
+    await this.changeAuthenticators(
+      manager,
+      id,
+      `UPDATE users SET
+         authenticator_types = ARRAY(SELECT t FROM unnest(authenticator_types) t WHERE t <> ALL($2::smallint[]) ORDER BY t),
+         mfa_enabled = EXISTS(SELECT 1 FROM unnest(authenticator_types) t WHERE t <> ALL($2::smallint[]))
+       WHERE id = $1`,
+      [id, types],
+    );
+  }
+
+  /**
+   * Deletes a user (a bot whose application is deleted). Whatever they were part of that others
+   * see (memberships) must have been removed through its owner first.
+   */
+  async remove(manager: EntityManager, id: string): Promise<void> {
+    await manager.delete(UserEntity, { id });
+  }
+
+  private async changeAuthenticators(
+    manager: EntityManager,
+    id: string,
+    sql: string,
+    params: unknown[],
+  ): Promise<void> {
+    const before = await manager.findOne(UserEntity, {
+      where: { id },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!before) throw new ApiError(ErrorCode.UnknownUser);
+    await manager.query(sql, params);
+    const after = await manager.findOneByOrFail(UserEntity, { id });
+    await this.announce(manager, before, after);
+  }
+
+  private async announce(
+    manager: EntityManager,
+    before: UserEntity,
+    after: UserEntity,
+  ): Promise<void> {
+    const changed = (fields: ReadonlyArray<keyof UserEntity>) =>
+      fields.some((f) => before[f] !== after[f]);
+    if (!changed(SELF_FIELDS)) return;
+    await this.events.publish(manager, [
+      { t: EventName.UserUpdate, userId: after.id, d: toGatewaySelf(after) },
+    ]);
+    if (changed(PUBLIC_FIELDS)) {
+      for (const listener of this.profileListeners) await listener(manager, after);
+    }
+  }
 
   onModuleInit(): void {
     this.notifications.invalidateOnChange(this.profiles, 'u:');
@@ -143,6 +276,7 @@ export class UsersService implements OnModuleInit {
         discriminator,
         globalName: input.globalName ?? null,
         email: input.email ?? null,
+        emailVerified: input.emailVerified ?? false,
         passwordHash: input.passwordHash ?? null,
         dateOfBirth: input.dateOfBirth ?? null,
         bot: input.bot ?? false,

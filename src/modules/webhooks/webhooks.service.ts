@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import {
   constantTimeEqual,
   decryptSecret,
@@ -14,6 +14,8 @@ import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
 import { AppConfig } from '../../config/app.config';
+import { EventName } from '../../infra/events/realtime-event';
+import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { AssetStorage } from '../../infra/storage/asset-storage.service';
 import type { AuditContext } from '../audit/audit-context';
 import { AuditLog } from '../audit/audit-log.service';
@@ -44,6 +46,7 @@ export class WebhooksService {
     private readonly config: AppConfig,
     private readonly cache: WebhookTokenCache,
     private readonly audit: AuditLog,
+    private readonly events: RealtimeEvents,
   ) {}
 
   private token(w: WebhookEntity): string {
@@ -107,6 +110,7 @@ export class WebhooksService {
         createdAt: new Date(),
       });
       await m.insert(WebhookEntity, w);
+      await this.announce(m, w.guildId, [channelId]);
       await this.audit.record(m, {
         ...context,
         action: 'webhook.create',
@@ -230,6 +234,10 @@ export class WebhooksService {
       }
       if (Object.keys(patch).length > 0) {
         await m.update(WebhookEntity, { id: webhook.id }, patch);
+        const channels = [webhook.channelId];
+        if (patch.channelId && patch.channelId !== webhook.channelId)
+          channels.push(patch.channelId);
+        await this.announce(m, webhook.guildId, channels);
       }
       if (signing) {
         await this.audit.record(m, {
@@ -263,6 +271,7 @@ export class WebhooksService {
   ): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       await m.delete(WebhookEntity, { id: webhook.id });
+      await this.announce(m, webhook.guildId, [webhook.channelId]);
       await this.audit.record(m, {
         ...context,
         action: 'webhook.delete',
@@ -277,5 +286,42 @@ export class WebhooksService {
       });
     });
     this.cache.evict(webhook.id);
+  }
+
+  /**
+   * Removes the avatars of a guild's webhooks (the admin asset purge), announced; returns every
+   * webhook of the guild with the avatar it had.
+   */
+  async clearAvatars(
+    m: EntityManager,
+    guildId: string,
+  ): Promise<Array<{ id: string; avatar: string | null }>> {
+    const webhooks = await m.query<
+      Array<{ id: string; avatar: string | null; channel_id: string }>
+    >(
+      `SELECT id::text AS id, avatar, channel_id::text AS channel_id FROM webhooks
+        WHERE guild_id = $1 ORDER BY id FOR UPDATE`,
+      [guildId],
+    );
+    const changed = webhooks.filter((w) => w.avatar !== null);
+    if (changed.length > 0) {
+      await m.update(WebhookEntity, { id: In(changed.map((w) => w.id)) }, { avatar: null });
+      await this.announce(m, guildId, [...new Set(changed.map((w) => w.channel_id))]);
+      for (const w of changed) this.cache.evict(w.id);
+    }
+    return webhooks.map(({ id, avatar }) => ({ id, avatar }));
+  }
+
+  /** WEBHOOKS_UPDATE for each channel whose webhooks changed (Discord's event: ids only). */
+  private async announce(m: EntityManager, guildId: string, channelIds: string[]): Promise<void> {
+    await this.events.publish(
+      m,
+      channelIds.map((channelId) => ({
+        t: EventName.WebhooksUpdate,
+        guildId,
+        channelId,
+        d: { guild_id: guildId, channel_id: channelId },
+      })),
+    );
   }
 }

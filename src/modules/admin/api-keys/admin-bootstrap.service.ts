@@ -42,7 +42,7 @@ export class AdminBootstrapService {
         { username: slugifyUsername(email.split('@')[0] ?? ''), email },
         manager,
       );
-      await manager.query('UPDATE users SET acls = $2 WHERE id = $1', [user.id, [AdminAcl.All]]);
+      await this.users.update(manager, user.id, { acls: [AdminAcl.All] });
       const { key, secret } = await this.keys.mint(manager, user.id, {
         name: 'bootstrap',
         acls: [AdminAcl.All],

@@ -7,6 +7,9 @@ import type { BlobInfo } from '../../../infra/storage/blob-storage';
 import { AssetStorage } from '../../../infra/storage/asset-storage.service';
 import type { AuditContext } from '../../audit/audit-context';
 import { AuditLog } from '../../audit/audit-log.service';
+import { GuildsService } from '../../guilds/guilds.service';
+import { MessagesService } from '../../guilds/messages.service';
+import { WebhooksService } from '../../webhooks/webhooks.service';
 import type { PurgeGuildAssetsRequest } from './purge-guild-assets.dto';
 import { toGuildAssetPurgeResult, type GuildPurgeOutcome } from './purge-guild-assets.mapper';
 import type { PurgeGuildAssetsResponseSchema } from './purge-guild-assets.response';
@@ -17,14 +20,6 @@ export const PurgeError = {
   /** Followed by `: <file key>`. */
   DeleteFailed: 'DELETE_FAILED',
 } as const;
-
-// Message snapshots of a webhook's stored avatar hold its hash (32 hex digits); an `avatar_url`
-// override given on execute is a URL and is left alone.
-const CLEAR_MESSAGE_AVATARS = `
-  UPDATE messages m SET webhook_avatar = NULL
-    FROM channels c
-   WHERE c.guild_id = $1 AND m.channel_id = c.id
-     AND m.webhook_id IS NOT NULL AND m.webhook_avatar ~ '^[0-9a-f]{32}$'`;
 
 /**
  * `POST /admin/assets/purge`: deletes each guild's stored images — icon, banner and its webhooks'
@@ -42,6 +37,9 @@ export class AssetPurgeService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly assets: AssetStorage,
     private readonly audit: AuditLog,
+    private readonly guilds: GuildsService,
+    private readonly messages: MessagesService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   async purge(
@@ -83,21 +81,12 @@ export class AssetPurgeService {
     audit: AuditContext,
     guildId: string,
   ): Promise<BlobInfo[] | null> {
-    // The row lock keeps a concurrent icon/banner change from slipping in between.
-    const [guild] = await m.query<Array<{ icon: string | null; banner: string | null }>>(
-      'SELECT icon, banner FROM guilds WHERE id = $1 FOR UPDATE',
-      [guildId],
-    );
+    // Each owner clears its references and announces it (GUILD_UPDATE, WEBHOOKS_UPDATE,
+    // MESSAGE_UPDATE); their row locks keep a concurrent change from slipping in between.
+    const guild = await this.guilds.clearImages(m, guildId);
     if (!guild) return null;
-    const webhooks = await m.query<Array<{ id: string; avatar: string | null }>>(
-      'SELECT id::text AS id, avatar FROM webhooks WHERE guild_id = $1 ORDER BY id FOR UPDATE',
-      [guildId],
-    );
-    await m.query('UPDATE guilds SET icon = NULL, banner = NULL WHERE id = $1', [guildId]);
-    await m.query('UPDATE webhooks SET avatar = NULL WHERE guild_id = $1 AND avatar IS NOT NULL', [
-      guildId,
-    ]);
-    const [, messages] = await m.query<[unknown[], number]>(CLEAR_MESSAGE_AVATARS, [guildId]);
+    const webhooks = await this.webhooks.clearAvatars(m, guildId);
+    const messages = await this.messages.clearWebhookAvatars(m, guildId);
 
     const folders = await Promise.all([
       this.assets.listFiles('icons', guildId),

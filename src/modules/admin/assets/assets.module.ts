@@ -5,8 +5,11 @@ import { AssetsController } from './assets.controller';
 import { AssetPurgeService } from './asset-purge.service';
 
 /** Guild asset purge. */
+import { GuildsModule } from '../../guilds/guilds.module';
+import { WebhooksModule } from '../../webhooks/webhooks.module';
+
 @Module({
-  imports: [StorageModule, AuditModule],
+  imports: [StorageModule, AuditModule, GuildsModule, WebhooksModule],
   controllers: [AssetsController],
   providers: [AssetPurgeService],
 })

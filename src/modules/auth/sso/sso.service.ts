@@ -353,11 +353,11 @@ export class SsoService implements OnModuleInit {
         username: slugifyUsername(identity.name ?? localPart),
         globalName: identity.name ? identity.name.slice(0, 32) : null,
         email: identity.email,
+        emailVerified: true,
         passwordHash: null,
       },
       m,
     );
-    await m.query('UPDATE users SET email_verified = true WHERE id = $1', [user.id]);
     return { user, how: 'provisioned' };
   }
 }

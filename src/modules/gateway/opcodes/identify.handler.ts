@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../../../config/app.config';
+import { EventLog } from '../../../infra/events/event-log';
 import { ApplicationFlagsReader } from '../../oauth2/application-flags.port';
 import { GuildSnapshots } from '../../guilds/guild-snapshots';
 import { toGatewaySelf, toUserPartial } from '../../users/user.mapper';
@@ -51,6 +52,7 @@ export class IdentifyHandler {
     private readonly dispatcher: GatewayDispatcher,
     private readonly registry: SessionRegistry,
     private readonly store: SessionStore,
+    private readonly log: EventLog,
   ) {}
 
   async handle(conn: GatewayConnection, d: unknown): Promise<void> {
@@ -80,10 +82,11 @@ export class IdentifyHandler {
       shard,
       largeThreshold,
     );
-    session.startAt(this.dispatcher.position);
-    // Routed from now on (queued until READY): nothing committed while the guilds are read is missed.
+    // Routed from now on (queued until READY); it follows the log after the head read next,
+    // before the guilds: what is numbered by then is in the snapshot, what follows is sent.
     this.dispatcher.register(session);
     try {
+      session.startAt(await this.log.head());
       await this.start(conn, session);
     } catch (err) {
       this.registry.drop(session);
@@ -186,21 +189,7 @@ export class IdentifyHandler {
     // Resumable elsewhere from the start: READY and its GUILD_CREATEs are not in the log.
     session.markCheckpoint();
     await this.store
-      .create(
-        {
-          id: session.id,
-          userId: identity.userId,
-          bot: identity.bot,
-          applicationId: identity.applicationId,
-          intents: session.intents,
-          shard: session.shard,
-          largeThreshold: session.largeThreshold,
-          seq: session.seq,
-          pos: session.checkpoint.pos,
-          guilds: mine.map((g) => [g.guildId, g.canView]),
-        },
-        this.registry.instanceId,
-      )
+      .create(session.record(), this.registry.instanceId)
       .catch((err: Error) => this.logger.warn(`gateway session not shared: ${err.message}`));
     this.dispatcher.started(session);
     this.logger.log({

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EventLog } from '../../../infra/events/event-log';
 import { Metrics } from '../../../infra/metrics/metrics';
 import { RESUME_CLOSE_CODES, ResumeDto } from '../dto/resume.dto';
@@ -20,6 +20,8 @@ import { SessionStore } from '../session-store';
  */
 @Injectable()
 export class ResumeHandler {
+  private readonly logger = new Logger('Gateway');
+
   constructor(
     private readonly auth: GatewayAuthenticator,
     private readonly limits: GatewayLimits,
@@ -41,19 +43,19 @@ export class ResumeHandler {
       await this.limits.failed(conn.ip);
       return conn.close(CloseCode.AuthenticationFailed);
     }
+    // What was committed before the client came back is replayed before RESUMED.
+    await this.log.syncCommitted();
     const held = this.registry.get(id);
     const session = held ?? (await this.takeOver(id, identity));
     if (!conn.open) return;
     if (!session || session.identity.userId !== identity.userId || session.starting) {
-      this.metrics.gatewayResume('invalid');
-      return conn.sendOp(Op.InvalidSession, false);
+      return this.refuse(conn, id, session ? 'not this user’s, or still starting' : 'unknown');
     }
     if (seq > session.seq) return conn.close(CloseCode.InvalidSeq);
     const frames = session.framesAfter(seq);
     if (!frames) {
       this.registry.drop(session);
-      this.metrics.gatewayResume('invalid');
-      return conn.sendOp(Op.InvalidSession, false);
+      return this.refuse(conn, id, `frames after seq ${seq} no longer kept`);
     }
     this.metrics.gatewayResume(held ? 'resumed' : 'taken_over');
     session.rebind(identity);
@@ -61,6 +63,17 @@ export class ResumeHandler {
     for (const json of frames) conn.sendDispatch(json);
     session.dispatch(E.Resumed, '{}');
     session.markCheckpoint();
+  }
+
+  /** Op 9: the client identifies again (a log line says why, without the token). */
+  private refuse(conn: GatewayConnection, id: string, why: string): void {
+    this.metrics.gatewayResume('invalid');
+    this.logger.log({
+      msg: `gateway resume refused: ${why}`,
+      session: id.slice(0, 64),
+      ip: conn.ip,
+    });
+    conn.sendOp(Op.InvalidSession, false);
   }
 
   /**

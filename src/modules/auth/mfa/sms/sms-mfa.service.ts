@@ -98,7 +98,7 @@ export class SmsMfaService implements SecondFactor, OnModuleInit {
       const checked = await this.checkCode(m, caller.userId, 'phone_verify', null, code);
       if (checked.kind !== 'ok') return checked;
       await this.bans.assertPhoneAllowed('phone', checked.phone, m);
-      await m.query('UPDATE users SET phone = $2 WHERE id = $1', [caller.userId, checked.phone]);
+      await this.users.update(m, caller.userId, { phone: checked.phone });
       await recordOwnAccountChange(this.audit, m, audit, caller.userId, 'mfa.phone.verify');
       return checked;
     });
@@ -116,7 +116,7 @@ export class SmsMfaService implements SecondFactor, OnModuleInit {
     await this.db.transaction(async (m) => {
       const user = await this.users.getById(caller.userId, m);
       if (!user.phone) throw new ApiError(ErrorCode.PhoneRequired);
-      await m.query('UPDATE users SET phone = NULL WHERE id = $1', [caller.userId]);
+      await this.users.update(m, caller.userId, { phone: null });
       await m.query('DELETE FROM mfa_sms_codes WHERE user_id = $1', [caller.userId]);
       await this.factors.remove(caller.userId, [AuthenticatorType.Sms], m);
       await recordOwnAccountChange(this.audit, m, audit, caller.userId, 'mfa.phone.remove');
