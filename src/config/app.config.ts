@@ -334,15 +334,18 @@ function readPackageVersion(): string {
 /**
  * The default cap on gateway connections: each holds a file descriptor, so it stays well under
  * the process's open-file limit, leaving a fifth of it (at least 256) for HTTP connections, the
- * database pool, Redis and files — at most 20,000.
+ * database pool, Redis and files — at most 20,000. `limits` is /proc/self/limits' text.
  */
-function defaultMaxConnections(): number {
-  let limit = 1024;
+export function defaultMaxConnections(limits: string | null = readLimits()): number {
+  const m = limits ? /^Max open files\s+(\d+)/m.exec(limits) : null;
+  const files = m ? Number(m[1]) : 1024;
+  return Math.max(64, Math.min(20_000, files - Math.max(256, Math.floor(files / 5))));
+}
+
+function readLimits(): string | null {
   try {
-    const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
-    if (m) limit = Number(m[1]);
+    return readFileSync('/proc/self/limits', 'utf8');
   } catch {
-    // Not Linux: assume the common default.
+    return null; // Not Linux: the common default applies.
   }
-  return Math.max(64, Math.min(20_000, limit - Math.max(256, Math.floor(limit / 5))));
 }

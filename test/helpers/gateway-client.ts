@@ -14,6 +14,8 @@ export interface GatewayClientOptions {
   zlib?: boolean;
   /** Heartbeat at the interval Hello gives, as clients do (default true). */
   heartbeat?: boolean;
+  /** Headers of the upgrade request (X-Forwarded-For behind a trusted proxy). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -65,7 +67,10 @@ export class GatewayClient {
 
   static connect(url: string, options: GatewayClientOptions = {}): Promise<GatewayClient> {
     const query = options.query ?? 'v=10&encoding=json';
-    const ws = new WebSocket(`${url}${query ? `?${query}` : ''}`, { perMessageDeflate: false });
+    const ws = new WebSocket(`${url}${query ? `?${query}` : ''}`, {
+      perMessageDeflate: false,
+      headers: options.headers,
+    });
     const client = new GatewayClient(ws, options.zlib ?? false, options.heartbeat ?? true);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));

@@ -31,6 +31,12 @@ export interface SnapshotOptions {
   self?: UserPartialResponse;
 }
 
+/** Guilds serialised between two turns of the event loop. */
+const YIELD_EVERY = 100;
+
+/** Lets the event loop serve what is waiting (I/O included) before going on. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Snapshots read at the same time; more wait their turn (bounds the memory a burst of identifies takes). */
 const MAX_CONCURRENT_READS = 8;
 
@@ -157,7 +163,10 @@ export class GuildSnapshots {
     const rolesOf = groupBy(roles);
     const membersOf = groupBy(members);
     const listedSet = new Set(listed);
-    return rows.map((row) => {
+    const out: MemberGuild[] = [];
+    for (const row of rows) {
+      // Hundreds of guilds are serialised in slices: the event loop serves others in between.
+      if (out.length > 0 && out.length % YIELD_EVERY === 0) await yieldToLoop();
       const memberList = listedSet.has(row.guild_id)
         ? (membersOf.get(row.guild_id) ?? []).map((m) =>
             toGatewayMember(toUserPartial(m), m.roles, m.joined_at),
@@ -190,12 +199,13 @@ export class GuildSnapshots {
         guild_scheduled_events: [],
         soundboard_sounds: [],
       };
-      return {
+      out.push({
         guildId: row.guild_id,
         create: JSON.stringify(create),
         canView: canViewOf(row, userId),
-      };
-    });
+      });
+    }
+    return out;
   }
 
   /** Runs `read` when fewer than MAX_CONCURRENT_READS are running. */

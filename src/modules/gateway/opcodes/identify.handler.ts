@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../../../config/app.config';
 import { EventLog } from '../../../infra/events/event-log';
 import { ApplicationFlagsReader } from '../../oauth2/application-flags.port';
-import { GuildSnapshots } from '../../guilds/guild-snapshots';
+import { GuildSnapshots, yieldToLoop } from '../../guilds/guild-snapshots';
 import { toGatewaySelf, toUserPartial } from '../../users/user.mapper';
 import { UsersService } from '../../users/users.service';
 import { IDENTIFY_CLOSE_CODES, IdentifyDto } from '../dto/identify.dto';
@@ -29,6 +29,9 @@ import {
 } from '../protocol';
 import { SessionRegistry } from '../session-registry';
 import { SessionStore } from '../session-store';
+
+/** GUILD_CREATEs sent between two turns of the event loop. */
+const GUILD_CREATES_PER_TURN = 100;
 
 /**
  * Op 2 Identify: authenticates the token, applies the limits (a bot's session start limit and
@@ -184,7 +187,12 @@ export class IdentifyHandler {
     }
     session.dispatch(E.Ready, JSON.stringify(ready), true);
     if (session.wants(Intent.Guilds)) {
-      for (const g of mine) session.dispatch(E.GuildCreate, g.create, true);
+      for (let i = 0; i < mine.length; i++) {
+        // In slices: a session in hundreds of guilds does not hold the event loop (events for it
+        // wait in its queue until READY is out, so the order holds).
+        if (i > 0 && i % GUILD_CREATES_PER_TURN === 0) await yieldToLoop();
+        session.dispatch(E.GuildCreate, mine[i].create, true);
+      }
     }
     // Resumable elsewhere from the start: READY and its GUILD_CREATEs are not in the log.
     session.markCheckpoint();
