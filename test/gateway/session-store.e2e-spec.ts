@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { MemorySessionStore } from '../../src/modules/gateway/memory-session-store';
 import { RedisSessionStore } from '../../src/modules/gateway/redis-session-store';
-import type { SessionStore, StoredSession } from '../../src/modules/gateway/session-store';
+import type { StoredSession } from '../../src/modules/gateway/session-store';
 
 const record = (id: string, userId = '7'): StoredSession => ({
   id,
