@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { MemorySessionStore } from '../../src/modules/gateway/memory-session-store';
 import { RedisSessionStore } from '../../src/modules/gateway/redis-session-store';
-import type { StoredSession } from '../../src/modules/gateway/session-store';
+import type { SessionStore, StoredSession } from '../../src/modules/gateway/session-store';
 
 const record = (id: string, userId = '7'): StoredSession => ({
   id,
@@ -27,19 +27,23 @@ const newId = () =>
  * another instance claims a session only for its own user; a claimed session's old owner learns
  * it lost it; a record that is gone is reported so its owner can write it again.
  */
-describe.each([
+interface Subject {
+  store: SessionStore;
+  close(): void;
+}
+
+const stores: Array<[string, () => Subject]> = [
   ['memory', () => ({ store: new MemorySessionStore(), close: () => undefined })],
   [
     'Redis',
     () => {
       const redis = new Redis(process.env.TEST_REDIS_URL!, { keyPrefix: `store${process.pid}:` });
-      return {
-        store: new RedisSessionStore(redis),
-        close: () => redis.disconnect(),
-      };
+      return { store: new RedisSessionStore(redis), close: () => redis.disconnect() };
     },
   ],
-])('%s session store', (_name, make) => {
+];
+
+describe.each(stores)('%s session store', (_name, make) => {
   const { store, close } = make();
   afterAll(() => close());
 
