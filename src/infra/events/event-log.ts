@@ -130,6 +130,14 @@ export class EventLog
   }
 
   /**
+   * The head once every event committed by now is numbered: a session that starts there (and
+   * reads its snapshot after) is sent no event for a change already in its snapshot.
+   */
+  committedHead(timeoutMs = 2_000): Promise<number> {
+    return EventStore.committedHead(this.dataSource, timeoutMs);
+  }
+
+  /**
    * Resolves once every event numbered by now was delivered (or after `timeoutMs`): what was
    * committed before a client resumed reaches it before RESUMED.
    */

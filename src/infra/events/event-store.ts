@@ -1,3 +1,5 @@
+import { DataSource } from 'typeorm';
+import { PreparedStatement } from '../../database/prepared';
 import type { EventName, LoggedEvent } from './realtime-event';
 
 /** Numbered events stay this long: gaps are filled and resumed sessions replayed from them. */
@@ -52,6 +54,20 @@ const NUMBER_PENDING = `
 const READ = `SELECT ${columns('r')} FROM realtime_events r
   WHERE r.position > $1 AND r.position <= $2 ORDER BY r.position LIMIT $3`;
 
+const HEAD_SQL = 'SELECT last_position::text AS p FROM realtime_event_log WHERE id = 1';
+// Every identify and resume reads the head: prepared once per pooled connection.
+const HEAD = new PreparedStatement<{ p: string }>('parley_event_log_head', HEAD_SQL);
+// The head, and the newest event up to $1 committed but not numbered yet (null: none), read in
+// one snapshot: when none is, every event committed before the statement is at or below it.
+const COMMITTED_HEAD = new PreparedStatement<{ p: string; pending: string | null }>(
+  'parley_event_log_committed_head',
+  `SELECT last_position::text AS p,
+          (SELECT max(id)::text FROM realtime_events WHERE position IS NULL AND id <= $1) AS pending
+     FROM realtime_event_log WHERE id = 1`,
+);
+/** Larger than any event id: the first probe of `committedHead` counts every pending event. */
+const ANY_ID = '9223372036854775807';
+
 /** The outbox and the numbered log in PostgreSQL (tables `realtime_events`, `realtime_event_log`). */
 export const EventStore = {
   /** Numbers up to `limit` pending events; returns them in log order. */
@@ -67,11 +83,28 @@ export const EventStore = {
   },
 
   /** The last position handed out. */
-  async head(db: Queryable): Promise<number> {
-    const rows = await db.query<Array<{ p: string }>>(
-      'SELECT last_position::text AS p FROM realtime_event_log WHERE id = 1',
-    );
+  async head(db: Queryable | DataSource): Promise<number> {
+    const rows =
+      db instanceof DataSource
+        ? await HEAD.run(db, [])
+        : await db.query<Array<{ p: string }>>(HEAD_SQL);
     return Number(rows[0]?.p ?? 0);
+  },
+
+  /**
+   * The head once every event committed before the call is numbered (the relay numbers them;
+   * this waits for it, up to `timeoutMs`, then answers the head as it is).
+   */
+  async committedHead(db: DataSource, timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    let bound = ANY_ID;
+    for (;;) {
+      const [row] = await COMMITTED_HEAD.run(db, [bound]);
+      if (!row) return 0;
+      if (row.pending === null || Date.now() >= deadline) return Number(row.p);
+      bound = row.pending;
+      await new Promise((r) => setTimeout(r, 5));
+    }
   },
 
   /** The id of the newest event written and committed (0: none kept). */

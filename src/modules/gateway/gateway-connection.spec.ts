@@ -1,7 +1,6 @@
 import { constants, createInflate } from 'node:zlib';
 import type WebSocket from 'ws';
 import { GatewayConnection, MAX_BUFFERED_BYTES, type ConnectionOwner } from './gateway-connection';
-import type { GatewaySession } from './gateway-session';
 
 /** A stand-in for a server-side `ws` socket: records what is sent; the backlog is settable. */
 function fakeSocket() {
@@ -49,45 +48,45 @@ async function inflateAll(chunks: Buffer[]): Promise<string[]> {
   return out;
 }
 
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 5));
-}
-
 describe('GatewayConnection', () => {
   it('writes JSON text frames, and nothing once closed', () => {
     const { ws, sent, closes } = fakeSocket();
     const conn = new GatewayConnection(ws as unknown as WebSocket, '127.0.0.1', false, owner());
     conn.sendOp(10, { heartbeat_interval: 41250 });
-    expect(sent).toEqual(['{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}']);
+    conn.sendDispatch(7, 'MESSAGE_CREATE', '{"id":"1"}');
+    expect(sent).toEqual([
+      '{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}',
+      '{"op":0,"s":7,"t":"MESSAGE_CREATE","d":{"id":"1"}}',
+    ]);
+    expect(JSON.parse(sent[1] as string)).toEqual({
+      op: 0,
+      s: 7,
+      t: 'MESSAGE_CREATE',
+      d: { id: '1' },
+    });
     conn.close(4004);
     expect(closes).toEqual([[4004, 'Authentication failed.']]);
     conn.sendRaw('{"op":11}');
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(2);
   });
 
-  it('compresses into one zlib stream: precompressed frames before identify, one deflate context after', async () => {
+  it('writes one zlib stream without a deflate context: every message ends 00 00 ff ff and inflates in order', async () => {
     const { ws, sent } = fakeSocket();
     const conn = new GatewayConnection(ws as unknown as WebSocket, '127.0.0.1', true, owner());
     const hello = '{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}';
     const ack = '{"op":11,"d":null,"s":null,"t":null}';
+    const payload = `{"content":"${'hello '.repeat(200)}"}`;
     conn.sendRaw(hello);
     conn.sendRaw(ack);
-    // Before identify nothing allocates a deflate context: the frames are sent at once.
-    expect(sent).toHaveLength(2);
-    expect((conn as unknown as { deflate: unknown }).deflate).toBeNull();
-    conn.session = {} as GatewaySession;
-    const frames = [1, 2, 3].map(
-      (s) => `{"op":0,"s":${s},"t":"MESSAGE_CREATE","d":{"content":"${'hello '.repeat(200)}"}}`,
-    );
-    for (const f of frames) conn.sendRaw(f);
-    await until(() => sent.length === 5);
-    // Once the context exists everything goes through it, even without a session.
-    conn.session = null;
-    conn.sendRaw(ack);
-    await until(() => sent.length === 6);
-    expect(await inflateAll(sent as Buffer[])).toEqual([hello, ack, ...frames, ack]);
-    // The second frame repeats the first's text: the shared context compresses it far better.
-    expect((sent[3] as Buffer).length).toBeLessThan((sent[2] as Buffer).length / 2);
+    for (const s of [1, 2, 3]) conn.sendDispatch(s, 'MESSAGE_CREATE', payload);
+    // Nothing is asynchronous: each message is on the socket at once.
+    expect(sent).toHaveLength(5);
+    expect((sent[0] as Buffer).subarray(0, 2).toString('hex')).toBe('789c');
+    const frames = [1, 2, 3].map((s) => `{"op":0,"s":${s},"t":"MESSAGE_CREATE","d":${payload}}`);
+    expect(await inflateAll(sent as Buffer[])).toEqual([hello, ack, ...frames]);
+    // The payload is compressed once per event and shared: each dispatch is its head plus it.
+    expect((sent[3] as Buffer).length).toBe((sent[4] as Buffer).length);
+    expect((sent[2] as Buffer).length).toBeLessThan(Buffer.byteLength(frames[0]) / 4);
     conn.close(1000);
   });
 

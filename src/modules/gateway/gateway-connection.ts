@@ -1,19 +1,7 @@
-import {
-  constants as zlibConstants,
-  createDeflateRaw,
-  deflateRawSync,
-  deflateSync,
-  type DeflateRaw,
-} from 'node:zlib';
+import { constants as zlibConstants, deflateRawSync } from 'node:zlib';
 import type WebSocket from 'ws';
 import type { GatewaySession } from './gateway-session';
 import { CLOSE_REASONS, Op, type GatewayFrame } from './protocol';
-
-// zlib-stream: one deflate stream per connection. At zlib's defaults (windowBits 15, memLevel 8)
-// a context costs ~256 KB; 2^(12+2) + 2^(5+9) = 32 KB here, at a small cost in ratio on large
-// frames. The output chunk is 2 KB instead of Node's 16 KB, which every stream keeps allocated.
-const DEFLATE_OPTIONS = { windowBits: 12, memLevel: 5, level: 6, chunkSize: 2 * 1024 } as const;
-const SYNC = { ...DEFLATE_OPTIONS, finishFlush: zlibConstants.Z_SYNC_FLUSH };
 
 /** A connection whose unsent data passes this is too slow: closed, resumable. */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -26,36 +14,55 @@ export interface ConnectionOwner {
   dispatched(): void;
 }
 
-/**
- * The frames a connection sends before it identifies (Hello, heartbeat acks, op 9), compressed
- * once per process: a zlib-stream connection gets its deflate context only once it identified
- * (ARCHITECTURE.md §7) — ~35 KB an unidentified client never costs. The first frame carries the
- * zlib header; each is a complete raw deflate run ending in a sync flush, so the client's one
- * inflate stream reads them, and the context created later, as one stream.
- */
-const preamble = new Map<string, Buffer>();
-function compressedPreamble(json: string, first: boolean): Buffer {
-  const key = `${first ? 'h' : 'r'}${json}`;
-  let buf = preamble.get(key);
-  if (!buf) {
-    buf = first ? deflateSync(json, SYNC) : deflateRawSync(json, SYNC);
-    preamble.set(key, buf);
+// zlib-stream (ARCHITECTURE.md §7): the client inflates one zlib stream, and every message ends
+// with a sync flush (00 00 ff ff). Parley writes that stream as independent pieces rather than
+// through a deflate context per connection — Node's zlib holds ~100 KB per context, whatever the
+// window (its hash table is fixed), more than an idle connection may cost. After a sync flush the
+// stream is at a byte boundary with nothing referred back to, so a raw deflate run made by
+// another compressor, or a stored block, continues it validly: the header (78 9c, a 32 KB window)
+// starts it, each dispatch is the frame's small head as a stored block plus its payload
+// compressed once per event and shared by every recipient.
+const ZLIB_HEADER = Buffer.from([0x78, 0x9c]);
+const SYNC = { finishFlush: zlibConstants.Z_SYNC_FLUSH, level: 6 } as const;
+/** Payloads compressed lately (an event's text, shared by all its recipients): text → deflated. */
+const deflated = new Map<string, Buffer>();
+const DEFLATED_KEPT = 256;
+
+/** `text` as a raw deflate run ending in a sync flush. */
+function deflate(text: string): Buffer {
+  return deflateRawSync(text, SYNC);
+}
+
+/** A payload's run (the dispatch's `d` and the frame's closing brace), made once per event. */
+function deflatedPayload(d: string): Buffer {
+  let run = deflated.get(d);
+  if (!run) {
+    run = deflate(`${d}}`);
+    if (deflated.size >= DEFLATED_KEPT) deflated.delete(deflated.keys().next().value!);
+    deflated.set(d, run);
   }
-  return buf;
+  return run;
+}
+
+/** `bytes` as a stored (uncompressed) deflate block, not final (RFC 1951 §3.2.4). */
+function storedBlock(bytes: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(5 + bytes.length);
+  out[0] = 0; // BFINAL 0, BTYPE 00, padded to the byte
+  out.writeUInt16LE(bytes.length, 1);
+  out.writeUInt16LE(~bytes.length & 0xffff, 3);
+  bytes.copy(out, 5);
+  return out;
 }
 
 /**
- * One WebSocket as the gateway speaks to it: JSON text frames, or one zlib stream of binary
- * frames each ending with Z_SYNC_FLUSH (00 00 ff ff) when the client asked for
- * `compress=zlib-stream`; frames are written in order, and a connection that cannot keep up is
+ * One WebSocket as the gateway speaks to it: JSON text frames, or binary frames of one zlib
+ * stream when the client asked for `compress=zlib-stream`; a connection that cannot keep up is
  * closed (4000, resumable) rather than buffered without bound. It also holds the connection's
  * protocol state (heartbeats, the frame budget, its session) — one object per socket.
  */
 export class GatewayConnection {
-  private deflate: DeflateRaw | null = null;
-  private pending: Buffer[] | null = null;
   private closed = false;
-  /** Whether anything was sent yet on a compressed stream (the first frame carries the header). */
+  /** Whether the zlib header went out (the first compressed message carries it). */
   private streamStarted = false;
   session: GatewaySession | null = null;
   /** Identify or resume in progress. */
@@ -91,11 +98,20 @@ export class GatewayConnection {
     this.send({ op, d, s: null, t: null });
   }
 
-  /** Sends a serialized dispatch (op 0), counted as an event sent. */
-  sendDispatch(json: string): void {
+  /** Sends dispatch `s` (op 0) of event `t` with payload `d` (JSON text), counted as sent. */
+  sendDispatch(s: number, t: string, d: string): void {
     if (!this.open) return;
     this.owner.dispatched();
-    this.sendRaw(json);
+    const head = `{"op":${Op.Dispatch},"s":${s},"t":"${t}","d":`;
+    if (!this.compress) {
+      this.ws.send(`${head}${d}}`);
+    } else {
+      const parts = [storedBlock(Buffer.from(head)), deflatedPayload(d)];
+      if (!this.streamStarted) parts.unshift(ZLIB_HEADER);
+      this.streamStarted = true;
+      this.ws.send(Buffer.concat(parts));
+    }
+    this.checkBacklog();
   }
 
   /** Sends an already serialized frame. */
@@ -103,33 +119,18 @@ export class GatewayConnection {
     if (!this.open) return;
     if (!this.compress) {
       this.ws.send(json);
-      this.checkBacklog();
-      return;
-    }
-    if (!this.deflate && !this.session) {
-      // Not identified (and never was): a precompressed frame, no deflate context. Once the
-      // context exists everything goes through it (its output refers back to what it sent).
-      this.ws.send(compressedPreamble(json, !this.streamStarted));
+    } else {
+      const run = deflate(json);
+      this.ws.send(this.streamStarted ? run : Buffer.concat([ZLIB_HEADER, run]));
       this.streamStarted = true;
-      return;
     }
-    const deflate = this.deflateStream();
-    deflate.write(json);
-    deflate.flush(zlibConstants.Z_SYNC_FLUSH, () => {
-      const pending = this.pending;
-      if (!this.open || !pending || pending.length === 0) return;
-      const out = pending.length === 1 ? pending[0] : Buffer.concat(pending);
-      pending.length = 0;
-      this.ws.send(out);
-      this.checkBacklog();
-    });
+    this.checkBacklog();
   }
 
   /** Closes with `code` (its Discord reason), cutting the socket if the client does not answer. */
   close(code: number, reason = CLOSE_REASONS[code] ?? ''): void {
     if (this.closed) return;
     this.closed = true;
-    this.endDeflate();
     const ws = this.ws;
     if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) {
       try {
@@ -144,28 +145,6 @@ export class GatewayConnection {
   /** Marks it closed once the socket is gone (the client closed, or it was cut). */
   closedByPeer(): void {
     this.closed = true;
-    this.endDeflate();
-  }
-
-  private deflateStream(): DeflateRaw {
-    if (this.deflate) return this.deflate;
-    const deflate = createDeflateRaw(DEFLATE_OPTIONS);
-    this.pending = [];
-    deflate.on('data', (chunk: Buffer) => this.pending?.push(chunk));
-    deflate.on('error', () => this.close(4000));
-    if (!this.streamStarted) {
-      // Identified before anything was sent (never: Hello goes first), yet keep the stream valid.
-      this.ws.send(compressedPreamble('', true));
-      this.streamStarted = true;
-    }
-    this.deflate = deflate;
-    return deflate;
-  }
-
-  private endDeflate(): void {
-    this.deflate?.close();
-    this.deflate = null;
-    this.pending = null;
   }
 
   private checkBacklog(): void {

@@ -1,7 +1,7 @@
 import type { ParsedCredential } from '../../common/auth/authorization-header';
 import type { GatewayConnection } from './gateway-connection';
 import type { StoredSession } from './session-store';
-import { Intent, Op } from './protocol';
+import { Intent } from './protocol';
 
 /** Dispatched frames a session keeps for resuming (Discord keeps about as many)… */
 export const MAX_BUFFERED_DISPATCHES = 8_192;
@@ -29,7 +29,7 @@ export interface Checkpoint {
   guilds: Array<[string, boolean]> | null;
 }
 
-interface Sent {
+export interface Sent {
   s: number;
   t: string;
   /** The payload — one string shared by every session the event went to. */
@@ -259,11 +259,10 @@ export class GatewaySession {
   // --- dispatches ---------------------------------------------------------------------------
 
   /**
-   * Sends a dispatch (queued while starting, unless `now`: READY and its GUILD_CREATEs),
-   * numbering it and keeping it for resume.
+   * Sends a dispatch (queued while starting), numbering it and keeping it for resume.
    */
-  dispatch(t: string, dJson: string, now = false): void {
-    if (this.queued && !now) {
+  dispatch(t: string, dJson: string): void {
+    if (this.queued) {
       this.queued.push(() => this.dispatch(t, dJson));
       return;
     }
@@ -271,8 +270,19 @@ export class GatewaySession {
     this.sent.push({ s: this.seqNo, t, d: dJson });
     this.sentBytes += dJson.length;
     if (this.sent.length - this.head > MAX_BUFFERED_DISPATCHES) this.drop(1);
-    if (this.conn) this.conn.sendDispatch(frame(this.seqNo, t, dJson));
+    if (this.conn) this.conn.sendDispatch(this.seqNo, t, dJson);
     else this.trimForAbsence();
+  }
+
+  /**
+   * Sends a dispatch of the session's start (READY and its GUILD_CREATEs), ahead of what is
+   * queued, numbered but not kept: a client that lost its connection before it had them starts
+   * over (a resume from before them gets op 9, as a takeover elsewhere would), and an idle
+   * session keeps none of its start in memory.
+   */
+  dispatchStart(t: string, dJson: string): void {
+    this.seqNo += 1;
+    this.conn?.sendDispatch(this.seqNo, t, dJson);
   }
 
   /** The client acknowledged everything up to `seq` (heartbeat): no need to keep it. */
@@ -282,16 +292,16 @@ export class GatewaySession {
     if (n > 0) this.drop(n);
   }
 
-  /** The frames after `seq`, or null when some of them are no longer kept. */
-  framesAfter(seq: number): string[] | null {
+  /** The dispatches after `seq`, or null when some of them are no longer kept. */
+  framesAfter(seq: number): ReadonlyArray<Readonly<Sent>> | null {
     if (seq > this.seqNo) return null;
     if (seq === this.seqNo) return [];
     const first = this.sent[this.head];
+    // Nothing kept, or not from seq + 1 on (the start is never kept).
     if (!first || first.s > seq + 1) return null;
-    const out: string[] = [];
+    const out: Sent[] = [];
     for (let i = this.head; i < this.sent.length; i++) {
-      const f = this.sent[i];
-      if (f.s > seq) out.push(frame(f.s, f.t, f.d));
+      if (this.sent[i].s > seq) out.push(this.sent[i]);
     }
     return out;
   }
@@ -324,8 +334,4 @@ export class GatewaySession {
       this.head = 0;
     }
   }
-}
-
-function frame(s: number, t: string, d: string): string {
-  return `{"op":${Op.Dispatch},"s":${s},"t":"${t}","d":${d}}`;
 }

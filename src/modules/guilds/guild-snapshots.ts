@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Slots } from '../../common/concurrency/slots';
+import { PreparedStatement } from '../../database/prepared';
 import { toUserPartial, USER_PARTIAL_COLUMNS, type UserPartialSource } from '../users/user.mapper';
 import type { UserPartialResponse } from '../users/user.response';
 import { hasPermission, memberPermissions, Permissions, basePermissionsSql } from './permissions';
@@ -40,6 +42,10 @@ export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(res
 /** Snapshots read at the same time; more wait their turn (bounds the memory a burst of identifies takes). */
 const MAX_CONCURRENT_READS = 8;
 
+/** The snapshot's statements run on the pool, prepared once per connection (ARCHITECTURE §7). */
+const prepared = <Row extends object>(name: string, text: string) =>
+  new PreparedStatement<Row>(name, text);
+
 interface MembershipRow {
   guild_id: string;
   name: string;
@@ -77,30 +83,33 @@ interface MemberRow extends UserPartialSource {
 
 // The member's guilds with what the gateway needs of each: the guild's row, the membership, the
 // member's base permissions (the rule of permissions.ts) and the member count.
-const MEMBERSHIPS_SQL = `
+const MEMBERSHIPS = prepared<MembershipRow>('parley_snapshot_memberships', `
   SELECT g.id::text AS guild_id, g.name, g.icon, g.banner, g.owner_id::text AS owner_id,
          m.joined_at, m.roles::text[] AS roles, ${basePermissionsSql('g', 'm')}::text AS permissions,
          (SELECT count(*)::int FROM guild_members c WHERE c.guild_id = g.id) AS member_count
     FROM guild_members m JOIN guilds g ON g.id = m.guild_id
    WHERE m.user_id = $1 AND ($2::bigint IS NULL OR g.id = $2)
    ORDER BY g.id
-   LIMIT $3`;
+   LIMIT $3`);
 
-const CHANNELS_SQL = `
+const CHANNELS = prepared<ChannelRow>('parley_snapshot_channels', `
   SELECT id::text AS id, guild_id::text AS guild_id, name, type, position
-    FROM channels WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`;
+    FROM channels WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`);
 
-const ROLES_SQL = `
+const ROLES = prepared<RoleRow>('parley_snapshot_roles', `
   SELECT id::text AS id, guild_id::text AS guild_id, name, permissions::text AS permissions,
          position, bot_id::text AS bot_id
-    FROM guild_roles WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`;
+    FROM guild_roles WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`);
 
-const MEMBERS_SQL = `
+const MEMBERS = prepared<MemberRow>('parley_snapshot_members', `
   SELECT m.guild_id::text AS guild_id, m.roles::text[] AS roles, m.joined_at, ${USER_PARTIAL_COLUMNS}
     FROM guild_members m JOIN users u ON u.id = m.user_id
-   WHERE m.guild_id = ANY($1::bigint[]) ORDER BY m.joined_at`;
+   WHERE m.guild_id = ANY($1::bigint[]) ORDER BY m.joined_at`);
 
-const SELF_SQL = `SELECT ${USER_PARTIAL_COLUMNS} FROM users u WHERE u.id = $1`;
+const SELF = prepared<MemberRow>(
+  'parley_snapshot_self',
+  `SELECT ${USER_PARTIAL_COLUMNS} FROM users u WHERE u.id = $1`,
+);
 
 /**
  * Reads guilds as gateway payloads (READY's list, GUILD_CREATE): a fixed number of plain SQL
@@ -109,14 +118,13 @@ const SELF_SQL = `SELECT ${USER_PARTIAL_COLUMNS} FROM users u WHERE u.id = $1`;
  */
 @Injectable()
 export class GuildSnapshots {
-  private reading = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots = new Slots(MAX_CONCURRENT_READS);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Every guild `userId` is a member of (up to `options.limit`), in id order. */
   forUser(userId: string, options: SnapshotOptions): Promise<MemberGuild[]> {
-    return this.bounded(() => this.load(userId, null, options));
+    return this.slots.run(() => this.load(userId, null, options));
   }
 
   /** One guild of theirs, or null when they are not (or no longer) a member. */
@@ -125,17 +133,15 @@ export class GuildSnapshots {
     guildId: string,
     options: Omit<SnapshotOptions, 'limit'>,
   ): Promise<MemberGuild | null> {
-    const [guild] = await this.bounded(() => this.load(userId, guildId, { ...options, limit: 1 }));
+    const [guild] = await this.slots.run(() =>
+      this.load(userId, guildId, { ...options, limit: 1 }),
+    );
     return guild ?? null;
   }
 
   /** Whether they hold VIEW_CHANNEL in the guild; null when they are not a member. */
   async canView(userId: string, guildId: string): Promise<boolean | null> {
-    const [row] = await this.dataSource.query<MembershipRow[]>(MEMBERSHIPS_SQL, [
-      userId,
-      guildId,
-      1,
-    ]);
+    const [row] = await MEMBERSHIPS.run(this.dataSource, [userId, guildId, 1]);
     return row ? canViewOf(row, userId) : null;
   }
 
@@ -145,17 +151,17 @@ export class GuildSnapshots {
     options: SnapshotOptions,
   ): Promise<MemberGuild[]> {
     const db = this.dataSource;
-    const rows = await db.query<MembershipRow[]>(MEMBERSHIPS_SQL, [userId, guildId, options.limit]);
+    const rows = await MEMBERSHIPS.run(db, [userId, guildId, options.limit]);
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.guild_id);
     const listed = options.members
       ? rows.filter((r) => r.member_count <= options.largeThreshold).map((r) => r.guild_id)
       : [];
     const [channels, roles, members, selfRows] = await Promise.all([
-      db.query<ChannelRow[]>(CHANNELS_SQL, [ids]),
-      db.query<RoleRow[]>(ROLES_SQL, [ids]),
-      listed.length === 0 ? Promise.resolve([]) : db.query<MemberRow[]>(MEMBERS_SQL, [listed]),
-      options.self ? Promise.resolve([]) : db.query<MemberRow[]>(SELF_SQL, [userId]),
+      CHANNELS.run(db, [ids]),
+      ROLES.run(db, [ids]),
+      listed.length === 0 ? Promise.resolve([]) : MEMBERS.run(db, [listed]),
+      options.self ? Promise.resolve([]) : SELF.run(db, [userId]),
     ]);
     const self = options.self ?? (selfRows[0] ? toUserPartial(selfRows[0]) : null);
     if (!self) return [];
@@ -206,20 +212,6 @@ export class GuildSnapshots {
       });
     }
     return out;
-  }
-
-  /** Runs `read` when fewer than MAX_CONCURRENT_READS are running. */
-  private async bounded<T>(read: () => Promise<T>): Promise<T> {
-    if (this.reading >= MAX_CONCURRENT_READS) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.reading += 1;
-    try {
-      return await read();
-    } finally {
-      this.reading -= 1;
-      this.waiting.shift()?.();
-    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { Slots } from '../../../common/concurrency/slots';
 import { AppConfig } from '../../../config/app.config';
 import { EventLog } from '../../../infra/events/event-log';
 import { ApplicationFlagsReader } from '../../oauth2/application-flags.port';
@@ -30,6 +31,13 @@ import {
 import { SessionRegistry } from '../session-registry';
 import { SessionStore } from '../session-store';
 
+/**
+ * Identifies processed at a time. Each holds its snapshot and frames while it builds READY; a
+ * burst of thousands all in flight at once left V8 with a heap grown for all of them (the
+ * memory an idle connection appears to cost).
+ */
+const MAX_CONCURRENT_IDENTIFIES = 8;
+
 /** GUILD_CREATEs sent between two turns of the event loop. */
 const GUILD_CREATES_PER_TURN = 100;
 
@@ -58,7 +66,16 @@ export class IdentifyHandler {
     private readonly log: EventLog,
   ) {}
 
-  async handle(conn: GatewayConnection, d: unknown): Promise<void> {
+  /** Identifies handled at a time; more wait their turn (a reconnect storm, an abuser). */
+  private readonly slots = new Slots(MAX_CONCURRENT_IDENTIFIES);
+
+  handle(conn: GatewayConnection, d: unknown): Promise<void> {
+    return this.slots.run(async () => {
+      if (conn.open) await this.identify(conn, d);
+    });
+  }
+
+  private async identify(conn: GatewayConnection, d: unknown): Promise<void> {
     const checked = validatePayload(IdentifyDto, d, IDENTIFY_CLOSE_CODES);
     if (!checked.ok) return conn.close(checked.close);
     const dto = checked.value;
@@ -86,10 +103,11 @@ export class IdentifyHandler {
       largeThreshold,
     );
     // Routed from now on (queued until READY); it follows the log after the head read next,
-    // before the guilds: what is numbered by then is in the snapshot, what follows is sent.
+    // once every event committed by now is numbered, and before the guilds: what is at or
+    // below that head is in the snapshot, what follows is sent.
     this.dispatcher.register(session);
     try {
-      session.startAt(await this.log.head());
+      session.startAt(await this.log.committedHead());
       await this.start(conn, session);
     } catch (err) {
       this.registry.drop(session);
@@ -185,13 +203,13 @@ export class IdentifyHandler {
         flags: await this.flags.flagsOf(identity.applicationId!),
       };
     }
-    session.dispatch(E.Ready, JSON.stringify(ready), true);
+    session.dispatchStart(E.Ready, JSON.stringify(ready));
     if (session.wants(Intent.Guilds)) {
       for (let i = 0; i < mine.length; i++) {
         // In slices: a session in hundreds of guilds does not hold the event loop (events for it
         // wait in its queue until READY is out, so the order holds).
         if (i > 0 && i % GUILD_CREATES_PER_TURN === 0) await yieldToLoop();
-        session.dispatch(E.GuildCreate, mine[i].create, true);
+        session.dispatchStart(E.GuildCreate, mine[i].create);
       }
     }
     // Resumable elsewhere from the start: READY and its GUILD_CREATEs are not in the log.

@@ -60,7 +60,7 @@ export class ResumeHandler {
     this.metrics.gatewayResume(held ? 'resumed' : 'taken_over');
     session.rebind(identity);
     this.registry.attach(session, conn);
-    for (const json of frames) conn.sendDispatch(json);
+    for (const f of frames) conn.sendDispatch(f.s, f.t, f.d);
     session.dispatch(E.Resumed, '{}');
     session.markCheckpoint();
   }
