@@ -1,6 +1,7 @@
 import './compile-cache';
+import './load-env';
+import './heap-tuning';
 import { Logger } from '@nestjs/common';
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Logger as Pino } from 'pino';
 import { createRootLogger, PinoNestLogger } from './common/http/logging';
@@ -14,7 +15,6 @@ import { prestartEmbedded } from './database/embedded-start';
 let log: Pino | undefined;
 
 async function bootstrap(): Promise<void> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
   // Before the app's modules are loaded, so that http, pg and ioredis are instrumented; never
   // loaded without an endpoint (tracing.ts).
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {

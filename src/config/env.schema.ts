@@ -95,6 +95,8 @@ export class EnvSchema {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
   @IsOptional() @IsIn(['json', 'pretty']) LOG_FORMAT?: string;
+  // Read by heap-tuning.ts before the app loads; validated here with the rest.
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(400) HEAP_GROWING_PERCENT?: number;
   @IsOptional() @IsIn(['on', 'off']) RATE_LIMITS?: string;
   @IsOptional() @IsIn(['on', 'off']) IP_BANS?: string;
   @IsOptional()
