@@ -289,6 +289,9 @@ async function benchRuntime(
       SECRET_KEY,
       SHUTDOWN_GRACE_MS: '0',
       GATEWAY_MAX_CONNECTIONS: '0',
+      // Every bench client is one user on one address.
+      GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: '1000000',
+      GATEWAY_MAX_SESSIONS_PER_USER: '10000',
       ...extra,
     };
   };
