@@ -9,7 +9,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DatabaseNotifications } from '../../database/notifications';
-import { EVENTS_CHANNEL, EventStore } from './event-store';
+import { EVENTS_CHANNEL, EventStore, UNSENT_MARK } from './event-store';
 import { EventTransport, type TransportReader } from './event-transport';
 import type { LoggedEvent } from './realtime-event';
 
@@ -68,7 +68,10 @@ export class EventLog
 
   onModuleInit(): void {
     this.notifications.listen(EVENTS_CHANNEL, {
-      onNotification: (head) => this.announced(Number(head)),
+      onNotification: (head) =>
+        head.endsWith(UNSENT_MARK)
+          ? this.announced(Number(head.slice(0, -UNSENT_MARK.length)), true)
+          : this.announced(Number(head), false),
       onListening: (on) => {
         if (on) this.catchUp();
       },
@@ -204,10 +207,10 @@ export class EventLog
     if (this.ahead.size > 0) this.catchUp();
   }
 
-  /** The relay says the log reaches `head`. */
-  private announced(head: number): void {
+  /** The relay says the log reaches `head` (`unsent`: not through the transport). */
+  private announced(head: number, unsent: boolean): void {
     if (!this.active || !(head > this.pos)) return;
-    if (this.transport.shared && this.transportReading) {
+    if (!unsent && this.transport.shared && this.transportReading) {
       // On its way through the transport, most likely: look again in a moment.
       setTimeout(() => {
         if (head > this.pos) this.catchUp();

@@ -17,6 +17,7 @@ import {
   EVENT_RETENTION_MS,
   EVENTS_CHANNEL,
   EventStore,
+  UNSENT_MARK,
   RELAY_WAKE_CHANNEL,
   type Queryable,
 } from './event-store';
@@ -243,14 +244,21 @@ export class EventRelay implements OnModuleInit, OnApplicationBootstrap, OnAppli
 
   /**
    * Tells every instance where the log's head is (NOTIFY): a reader behind it reads the rest from
-   * PostgreSQL — the way events reach other instances without Redis, and the safety net with it.
+   * PostgreSQL — the way events reach other instances without Redis (or from an instance
+   * configured without it), and the safety net with it.
    */
   private async announceHead(): Promise<void> {
     const client = this.client;
     if (!client || !this.leader || this.head === this.lastAnnounced) return;
     const head = this.head;
+    // Marked when the transport did not carry the events (none shared, or a send failed): the
+    // readers then read them from PostgreSQL at once instead of waiting for the transport.
+    const unsent = this.sendFailed || !this.transport.shared;
     try {
-      await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, String(head)]);
+      await client.query('SELECT pg_notify($1, $2)', [
+        EVENTS_CHANNEL,
+        unsent ? `${head}${UNSENT_MARK}` : String(head),
+      ]);
       this.lastAnnounced = head;
     } catch {
       // The connection's own error handler takes it from here.

@@ -6,6 +6,8 @@ import type { EventName, LoggedEvent } from './realtime-event';
 export const EVENT_RETENTION_MS = 10 * 60_000;
 /** Where the relay announces the head of the log (PostgreSQL NOTIFY; the payload is the position). */
 export const EVENTS_CHANNEL = 'parley_events';
+/** Ends an announced head the transport did not carry: readers read it from PostgreSQL at once. */
+export const UNSENT_MARK = '!';
 /** Where an instance without a shared transport wakes the relay of another (PostgreSQL NOTIFY). */
 export const RELAY_WAKE_CHANNEL = 'parley_events_wake';
 
