@@ -1,5 +1,5 @@
 import {
-  Client,
+  type Client,
   Events,
   GatewayIntentBits,
   type Message,
@@ -19,29 +19,12 @@ import {
   type TestGuild,
   type TestWebhook,
 } from '../helpers/guild-factories';
-import { createApplication, type TestApplication } from '../helpers/oauth2-factories';
-
-/** Resolves with the first `event` whose arguments satisfy `match`. */
-function waitFor<A extends unknown[]>(
-  client: Client,
-  event: string,
-  match: (...args: A) => boolean,
-  timeoutMs = 10_000,
-): Promise<A> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      client.off(event, listener);
-      reject(new Error(`no ${event} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const listener = (...args: unknown[]) => {
-      if (!match(...(args as A))) return;
-      clearTimeout(timer);
-      client.off(event, listener);
-      resolve(args as A);
-    };
-    client.on(event, listener);
-  });
-}
+import { loginDiscordJs, waitFor } from '../helpers/discordjs';
+import {
+  createApplication,
+  installBot,
+  type TestApplication,
+} from '../helpers/oauth2-factories';
 
 /**
  * discord.js 14, unmodified: only `rest.api` and `rest.version` point it at Parley. It calls
@@ -72,28 +55,12 @@ describe('gateway: an unmodified discord.js bot', () => {
       .set('Authorization', owner.token)
       .send({ flags: 1 << 19 })
       .expect(200);
-    const install = await http(app)
-      .post('/v1/oauth2/authorize/consent')
-      .set('Authorization', owner.token)
-      .send({
-        client_id: application.id,
-        scope: 'bot',
-        guild_id: g.guildId,
-        permissions: String((1 << 10) | (1 << 11) | (1 << 16)),
-      });
-    expect(install.status).toBe(200);
-
-    client = new Client({
-      intents: [
-        GatewayIntentBits.Guilds,
-        GatewayIntentBits.GuildMessages,
-        GatewayIntentBits.MessageContent,
-      ],
-      rest: { api: `http://127.0.0.1:${port}`, version: '1' },
-    });
-    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-    await client.login(application.botToken);
-    await ready;
+    await installBot(app, owner, application, g.guildId);
+    client = await loginDiscordJs(port, application.botToken, [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.MessageContent,
+    ]);
 
     // The guild's owner, connected with a raw WebSocket (a user session).
     user = await GatewayClient.connect(`ws://127.0.0.1:${port}/gateway`);

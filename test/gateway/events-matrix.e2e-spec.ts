@@ -1,5 +1,5 @@
 import {
-  Client,
+  type Client,
   Events,
   GatewayIntentBits,
   type Guild,
@@ -14,32 +14,14 @@ import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient, type Frame } from '../helpers/gateway-client';
 import { createGuild, PNG_DATA_URI, type TestGuild } from '../helpers/guild-factories';
-import { createApplication, type TestApplication } from '../helpers/oauth2-factories';
-
-/** Resolves with the first `event` whose arguments satisfy `match`. */
-function waitFor<A extends unknown[]>(
-  client: Client,
-  event: string,
-  match: (...args: A) => boolean,
-  timeoutMs = 10_000,
-): Promise<A> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      client.off(event, listener);
-      reject(new Error(`no ${event} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const listener = (...args: unknown[]) => {
-      if (!match(...(args as A))) return;
-      clearTimeout(timer);
-      client.off(event, listener);
-      resolve(args as A);
-    };
-    client.on(event, listener);
-  });
-}
+import { loginDiscordJs, waitFor } from '../helpers/discordjs';
+import {
+  createApplication,
+  installBot,
+  type TestApplication,
+} from '../helpers/oauth2-factories';
 
 const GUILD_MEMBERS_FLAG = 1 << 15;
-const VIEW_AND_SEND = String((1 << 10) | (1 << 11) | (1 << 16));
 
 /**
  * Every change a client can see is announced (issue 27): roles (bot-managed ones marked so),
@@ -58,18 +40,8 @@ describe('gateway: every change announced, to discord.js caches and raw sessions
   let guild: Guild;
   let user: GatewayClient;
 
-  async function install(application: TestApplication): Promise<void> {
-    const res = await http(app)
-      .post('/v1/oauth2/authorize/consent')
-      .set('Authorization', owner.token)
-      .send({
-        client_id: application.id,
-        scope: 'bot',
-        guild_id: g.guildId,
-        permissions: VIEW_AND_SEND,
-      });
-    expect(res.status).toBe(200);
-  }
+  const install = (application: TestApplication) =>
+    installBot(app, owner, application, g.guildId);
 
   beforeAll(async () => {
     port = await freePort();
@@ -84,18 +56,12 @@ describe('gateway: every change announced, to discord.js caches and raw sessions
       .send({ flags: GUILD_MEMBERS_FLAG })
       .expect(200);
     await install(bot);
-    client = new Client({
-      intents: [
-        GatewayIntentBits.Guilds,
-        GatewayIntentBits.GuildMembers,
-        GatewayIntentBits.GuildWebhooks,
-        GatewayIntentBits.GuildMessages,
-      ],
-      rest: { api: `http://127.0.0.1:${port}`, version: '1' },
-    });
-    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-    await client.login(bot.botToken);
-    await ready;
+    client = await loginDiscordJs(port, bot.botToken, [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMembers,
+      GatewayIntentBits.GuildWebhooks,
+      GatewayIntentBits.GuildMessages,
+    ]);
     guild = client.guilds.cache.get(g.guildId)!;
     expect(guild).toBeDefined();
     user = await GatewayClient.connect(`ws://127.0.0.1:${port}/gateway`);

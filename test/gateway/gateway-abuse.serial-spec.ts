@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -10,7 +9,7 @@ import { createTestApp, RELAXED_LIMITS, TEST_SECRET_KEY } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { fixtureQuery } from '../helpers/fixtures';
 import { GatewayClient } from '../helpers/gateway-client';
-import { send } from '../helpers/http-client';
+import { healthLatenciesDuring, p99 } from '../helpers/health-poller';
 import { serverPort } from '../helpers/ports';
 import { ensureProductionBuild, ServerProcess } from '../helpers/server-process';
 
@@ -23,11 +22,6 @@ function rssMiB(pid: number): number {
     .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
-
-const p99 = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
-};
 
 /**
  * The gateway under abuse (issue 27, item 8), on the production process with small limits: the
@@ -89,34 +83,9 @@ describe('production process: the gateway under abuse', () => {
   });
 
   /** Runs `abuse` while polling health; the latencies. */
-  async function whilePolling(abuse: () => Promise<void>): Promise<number[]> {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const latencies: number[] = [];
-    let done = false;
-    const poller = (async () => {
-      while (!done) {
-        const t0 = performance.now();
-        const res = await send({
-          port: proc.port,
-          path: '/v1/health/live',
-          agent,
-          timeoutMs: 10_000,
-        });
-        latencies.push(performance.now() - t0);
-        expect(res.status).toBe(200);
-        await sleep(10);
-      }
-    })();
-    try {
-      await abuse();
-      await sleep(100);
-      return latencies;
-    } finally {
-      done = true;
-      await poller;
-      agent.destroy();
-    }
-  }
+  const whilePolling = async (abuse: () => Promise<void>): Promise<number[]> =>
+    (await healthLatenciesDuring(proc.port, abuse)).latencies;
+
 
   /** Opens a raw socket; resolves with it once open, or with the refusal's HTTP status. */
   const open = (): Promise<WebSocket | number> =>

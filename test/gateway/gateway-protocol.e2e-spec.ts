@@ -7,26 +7,16 @@ import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient, type Frame } from '../helpers/gateway-client';
 import { addMember, createGuild, createWebhook, type TestGuild } from '../helpers/guild-factories';
-import { createApplication, type TestApplication } from '../helpers/oauth2-factories';
+import {
+  createApplication,
+  installBot,
+  type TestApplication,
+} from '../helpers/oauth2-factories';
 
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;
 const GUILD_MESSAGES = 1 << 9;
 const MESSAGE_CONTENT = 1 << 15;
-
-/** Installs `client`'s bot in the guild through the consent flow, as the guild's owner. */
-async function installBot(
-  app: ParleyApp,
-  owner: TestUser,
-  client: TestApplication,
-  guildId: string,
-) {
-  const res = await http(app)
-    .post('/v1/oauth2/authorize/consent')
-    .set('Authorization', owner.token)
-    .send({ client_id: client.id, scope: 'bot', guild_id: guildId, permissions: '3072' });
-  if (res.status !== 200) throw new Error(`install: ${res.status} ${JSON.stringify(res.body)}`);
-}
 
 describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
   let app: ParleyApp;

@@ -105,3 +105,21 @@ export async function issueTokens(
   if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { access_token: string; refresh_token: string; scope: string };
 }
+
+/** VIEW_CHANNEL, SEND_MESSAGES and READ_MESSAGE_HISTORY: what a bot is usually installed with. */
+export const VIEW_AND_SEND = String((1 << 10) | (1 << 11) | (1 << 16));
+
+/** Installs `client`'s bot in the guild through the consent flow, as the guild's owner. */
+export async function installBot(
+  app: ParleyApp,
+  owner: TestUser,
+  client: TestApplication,
+  guildId: string,
+  permissions = VIEW_AND_SEND,
+): Promise<void> {
+  const res = await http(app)
+    .post('/v1/oauth2/authorize/consent')
+    .set('Authorization', owner.token)
+    .send({ client_id: client.id, scope: 'bot', guild_id: guildId, permissions });
+  if (res.status !== 200) throw new Error(`install: ${res.status} ${JSON.stringify(res.body)}`);
+}

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ParleyApp } from '../../src/app.setup';
 import { createTestApp, RELAXED_LIMITS, TEST_SECRET_KEY } from '../helpers/app';
 import { registerUser } from '../helpers/factories';
 import { createGuild, createWebhook, type TestWebhook } from '../helpers/guild-factories';
-import { send, type Reply } from '../helpers/http-client';
+import { healthLatenciesDuring, p99 } from '../helpers/health-poller';
+import type { Reply } from '../helpers/http-client';
 import { serverPort } from '../helpers/ports';
 import { ensureProductionBuild, ServerProcess } from '../helpers/server-process';
 
@@ -17,7 +17,6 @@ const examples = require('@octokit/webhooks-examples') as Array<{
   examples: unknown[];
 }>;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resident memory of a process, in MiB (Linux). */
 function rssMiB(pid: number): number {
@@ -73,46 +72,20 @@ describe('production process: a pathological body stalls nobody', () => {
    * Sends `body` to `path` `times` times in a row while polling health; the POSTs' answers and
    * the health latencies (several rounds: enough samples for a p99 to mean something).
    */
-  async function whilePolling(
+  const whilePolling = async (
     path: string,
     body: Buffer,
     headers: Record<string, string>,
     times = 3,
-  ): Promise<{ replies: Reply[]; latencies: number[] }> {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const latencies: number[] = [];
-    let done = false;
-    const poller = (async () => {
-      while (!done) {
-        const t0 = performance.now();
-        const res = await send({
-          port: proc.port,
-          path: '/v1/health/live',
-          agent,
-          timeoutMs: 10_000,
-        });
-        latencies.push(performance.now() - t0);
-        expect(res.status).toBe(200);
-        await sleep(10);
-      }
-    })();
-    await sleep(50);
-    try {
-      const replies: Reply[] = [];
-      for (let i = 0; i < times; i++) replies.push(await sendRaw(proc.port, path, body, headers));
-      await sleep(100); // what the server does right after answering counts too
-      return { replies, latencies };
-    } finally {
-      done = true;
-      await poller;
-      agent.destroy();
-    }
-  }
-
-  const p99 = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
+  ): Promise<{ replies: Reply[]; latencies: number[] }> => {
+    const { result: replies, latencies } = await healthLatenciesDuring(proc.port, async () => {
+      const out: Reply[] = [];
+      for (let i = 0; i < times; i++) out.push(await sendRaw(proc.port, path, body, headers));
+      return out;
+    });
+    return { replies, latencies };
   };
+
 
   const EIGHT_MILLION_EMPTY_OBJECTS = Buffer.from(`[${'{},'.repeat(8_000_000 - 1)}{}]`);
 

@@ -27,21 +27,6 @@ export interface NewUser {
 /** A guild module's part when a user's public profile changes (GUILD_MEMBER_UPDATE). */
 export type ProfileListener = (manager: EntityManager, user: UserEntity) => Promise<void>;
 
-/** What the user's own gateway sessions see of them (READY's user): a change is USER_UPDATE. */
-const SELF_FIELDS = [
-  'username',
-  'discriminator',
-  'globalName',
-  'avatar',
-  'avatarColor',
-  'flags',
-  'bot',
-  'system',
-  'email',
-  'emailVerified',
-  'mfaEnabled',
-] as const satisfies ReadonlyArray<keyof UserEntity>;
-
 /** What everyone in their guilds sees of them (the user partial): a change is GUILD_MEMBER_UPDATE. */
 const PUBLIC_FIELDS = [
   'username',
@@ -50,6 +35,16 @@ const PUBLIC_FIELDS = [
   'avatar',
   'avatarColor',
   'flags',
+] as const satisfies ReadonlyArray<keyof UserEntity>;
+
+/** What the user's own gateway sessions see of them (READY's user): a change is USER_UPDATE. */
+const SELF_FIELDS = [
+  ...PUBLIC_FIELDS,
+  'bot',
+  'system',
+  'email',
+  'emailVerified',
+  'mfaEnabled',
 ] as const satisfies ReadonlyArray<keyof UserEntity>;
 
 /**
