@@ -32,7 +32,7 @@ import {
   type EmbeddedPostgresHandle,
 } from '../src/database/embedded-postgres';
 import { describeRuntime, ROOT } from './runtimes';
-import { ServerProcess } from './servers';
+import { APP_SCRIPT, ServerProcess } from './servers';
 
 const SHORT = process.env.CHAOS_SHORT === '1';
 const PHASE_MS = Number(process.env.CHAOS_PHASE_MS ?? (SHORT ? 3_000 : 8_000));
@@ -383,7 +383,7 @@ async function main(): Promise<void> {
       name: `parley-${i}`,
       runtime,
       cwd: ROOT,
-      script: 'dist/src/main.js',
+      script: APP_SCRIPT,
       env: env(i + 1),
       logFile: join(logs, `parley-${i}.log`),
       readyPath: '/v1/health/ready',

@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { treeMemory, TreeMemory } from './proc';
 import type { Runtime } from './runtimes';
-import { ServerProcess } from './servers';
+import { APP_SCRIPT, ServerProcess } from './servers';
 
 export interface EmbeddedFigures {
   ok: boolean;
@@ -43,7 +43,7 @@ export async function embeddedFigures(
       name,
       runtime,
       cwd,
-      script: 'dist/src/main.js',
+      script: APP_SCRIPT,
       // Nothing else: no DATABASE_URL, no SECRET_KEY (generated into DATA_DIR on first start),
       // rate limits and log level at their production defaults.
       env: { NODE_ENV: 'production', DATA_DIR: dataDir, SHUTDOWN_GRACE_MS: '0' },

@@ -29,42 +29,16 @@ import { statusBytes } from './proc';
 import { appDir, linkModules, nodeModulesFor, selectRuntimes } from './runtimes';
 import { freePort } from '../src/common/http/free-port';
 import { scratchDatabase } from './scratch-database';
-import { ServerProcess } from './servers';
+import { APP_SCRIPT, ServerProcess } from './servers';
+import { userWithGuild } from './api';
 import WebSocket from 'ws';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-async function json<T>(url: string, init: RequestInit & { expect?: number } = {}): Promise<T> {
-  const res = await fetch(url, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
-  });
-  const text = await res.text();
-  if (res.status !== (init.expect ?? 200)) throw new Error(`${url}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
 async function userInAGuild(base: string): Promise<string> {
-  const name = `mem_${Date.now().toString(36)}`;
-  const { token } = await json<{ token: string }>(`${base}/v1/auth/register`, {
-    method: 'POST',
-    body: JSON.stringify({
-      consent: true,
-      date_of_birth: '1990-01-01',
-      email: `${name}@bench.invalid`,
-      password: 'correct-horse-battery-staple',
-      username: name,
-    }),
-  });
-  await json(`${base}/v1/guilds`, {
-    method: 'POST',
-    headers: { authorization: token },
-    body: JSON.stringify({ name: 'memory bench' }),
-    expect: 201,
-  });
-  return token;
+  return (await userWithGuild(base, 'mem', 'memory bench')).token;
 }
 
 /** An identified, idle client: heartbeats (acknowledging what it got), nothing else. */
@@ -193,7 +167,7 @@ async function main(): Promise<void> {
         name: `parley-${i}`,
         runtime: rt,
         cwd,
-        script: 'dist/src/main.js',
+        script: APP_SCRIPT,
         execArgv: [
           '--heapsnapshot-signal=SIGUSR2',
           `--diagnostic-dir=${snapshots}`,
@@ -276,5 +250,3 @@ main().then(
     process.exit(1);
   },
 );
-
-

@@ -15,7 +15,11 @@
  *
  * Knobs: BENCH_PG (a PostgreSQL server URL; a scratch database is made and dropped) or
  * BENCH_DATABASE_URL; BENCH_REDIS_URL; BENCH_RUNTIMES=both (Node 20 and 24, as bench/run.ts);
- * BENCH_GATEWAY_CONNECTIONS=5000,10000. Output on stdout and in bench/out/gateway-latest.md.
+ * BENCH_GATEWAY_CONNECTIONS=5000,10000; BENCH_GATEWAY_ROWS (some of idle,fanout,latency,rest,redis;
+ * default all); BENCH_APP_DIR (another build of the app to measure, e.g.
+ * the commit before a change: a checkout with its dist and node_modules) and BENCH_APP_FLAGS (the
+ * Node options the app starts with; default src/node-flags.ts). Output on stdout and in
+ * bench/out/gateway-latest.md.
  */
 import autocannon from 'autocannon';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +37,8 @@ import {
   type Runtime,
 } from './runtimes';
 import { scratchDatabase } from './scratch-database';
-import { ServerProcess } from './servers';
+import { APP_SCRIPT, ServerProcess } from './servers';
+import { json, userWithGuild } from './api';
 
 const SECRET_KEY = 'b'.repeat(64);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,36 +49,10 @@ interface Fixtures {
   hookUrl: string;
 }
 
-async function json<T>(url: string, init: RequestInit & { expect?: number } = {}): Promise<T> {
-  const res = await fetch(url, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
-  });
-  const text = await res.text();
-  if (res.status !== (init.expect ?? 200)) throw new Error(`${url}: ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
 async function fixtures(base: string): Promise<Fixtures> {
-  const name = `gw_${Date.now().toString(36)}`;
-  const { token } = await json<{ token: string }>(`${base}/v1/auth/register`, {
-    method: 'POST',
-    body: JSON.stringify({
-      consent: true,
-      date_of_birth: '1990-01-01',
-      email: `${name}@bench.invalid`,
-      password: 'correct-horse-battery-staple',
-      username: name,
-    }),
-  });
+  const { token, guildId } = await userWithGuild(base, 'gw', 'gateway bench');
   const auth = { authorization: token };
-  const guild = await json<{ id: string }>(`${base}/v1/guilds`, {
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({ name: 'gateway bench' }),
-    expect: 201,
-  });
-  const [channel] = await json<Array<{ id: string }>>(`${base}/v1/guilds/${guild.id}/channels`, {
+  const [channel] = await json<Array<{ id: string }>>(`${base}/v1/guilds/${guildId}/channels`, {
     headers: auth,
   });
   const hook = await json<{ id: string; token: string }>(
@@ -295,86 +274,111 @@ async function benchRuntime(
       ...extra,
     };
   };
+  // The app from BENCH_APP_DIR when given (another build: the commit before a change), the
+  // baseline from this one.
   const start = (name: string, script: string, env: Record<string, string>, readyPath: string) =>
-    ServerProcess.start({ name, runtime: rt, cwd, script, env, logFile: logFile(name), readyPath });
+    ServerProcess.start({
+      name,
+      runtime: rt,
+      cwd: script === APP_SCRIPT ? (process.env.BENCH_APP_DIR ?? cwd) : cwd,
+      script,
+      env,
+      logFile: logFile(name),
+      readyPath,
+    });
 
-  const parley = await start('parley', 'dist/src/main.js', parleyEnv('parley'), '/v1/health/ready');
+  const parley = await start('parley', APP_SCRIPT, parleyEnv('parley'), '/v1/health/ready');
   const bare = await start('bare-ws', 'dist/bench/bare-ws.js', { NODE_ENV: 'production' }, '/ping');
   const ws = (s: ServerProcess, query = 'v=10&encoding=json') =>
     `${s.url.replace('http', 'ws')}/gateway?${query}`;
   try {
     const fx = await fixtures(parley.url);
     const counts = (process.env.BENCH_GATEWAY_CONNECTIONS ?? '5000,10000').split(',').map(Number);
+    const rowsWanted = (process.env.BENCH_GATEWAY_ROWS ?? 'idle,fanout,latency,rest,redis').split(
+      ',',
+    );
+    const want = (row: string) => rowsWanted.includes(row);
 
-    for (const n of counts) {
-      const p = await perConnection(parley, ws(parley), fx.token, n);
-      const b = await perConnection(bare, ws(bare), null, n);
+    if (want('idle')) {
+      for (const n of counts) {
+        const p = await perConnection(parley, ws(parley), fx.token, n);
+        const b = await perConnection(bare, ws(bare), null, n);
+        rows.push(
+          `| ${rt.label} | idle identified connections, RSS per connection, ${n.toLocaleString('en')} | ${kb(p)} | ${kb(b)} | ≤ 12 KB | ${p <= 12 * 1024 ? 'met' : 'missed'} |`,
+        );
+        say(rows[rows.length - 1]);
+      }
+      const z = await perConnection(
+        parley,
+        ws(parley, 'v=10&encoding=json&compress=zlib-stream'),
+        fx.token,
+        counts[0],
+      );
       rows.push(
-        `| ${rt.label} | idle identified connections, RSS per connection, ${n.toLocaleString('en')} | ${kb(p)} | ${kb(b)} | ≤ 12 KB | ${p <= 12 * 1024 ? 'met' : 'missed'} |`,
+        `| ${rt.label} | idle identified connections, zlib-stream, RSS per connection, ${counts[0].toLocaleString('en')} | ${kb(z)} | – | ≤ 64 KB | ${z <= 64 * 1024 ? 'met' : 'missed'} |`,
       );
       say(rows[rows.length - 1]);
     }
-    const z = await perConnection(
-      parley,
-      ws(parley, 'v=10&encoding=json&compress=zlib-stream'),
-      fx.token,
-      counts[0],
-    );
-    rows.push(
-      `| ${rt.label} | idle identified connections, zlib-stream, RSS per connection, ${counts[0].toLocaleString('en')} | ${kb(z)} | – | ≤ 64 KB | ${z <= 64 * 1024 ? 'met' : 'missed'} |`,
-    );
-    say(rows[rows.length - 1]);
 
-    const fanN = 1_000;
-    const fanCount = 50;
-    const parleyFan = await fanOut(fanN, fanCount, ws(parley), fx.token, async () => {
-      await Promise.all(
-        Array.from({ length: fanCount }, (_, i) =>
-          fetch(`${parley.url}${fx.hookUrl}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ content: `fan ${i} ${FRAME_PAD}` }),
-          }).then((r) => r.arrayBuffer()),
-        ),
+    if (want('fanout')) {
+      const fanN = 1_000;
+      const fanCount = 50;
+      const parleyFan = await fanOut(fanN, fanCount, ws(parley), fx.token, async () => {
+        await Promise.all(
+          Array.from({ length: fanCount }, (_, i) =>
+            fetch(`${parley.url}${fx.hookUrl}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ content: `fan ${i} ${FRAME_PAD}` }),
+            }).then((r) => r.arrayBuffer()),
+          ),
+        );
+      });
+      const bareFan = await fanOut(fanN, fanCount, ws(bare), null, async () => {
+        await fetch(`${bare.url}/broadcast?count=${fanCount}&bytes=1024`, { method: 'POST' });
+      });
+      const share = parleyFan / bareFan;
+      rows.push(
+        `| ${rt.label} | fan-out, ${fanCount} messages (≈ 1 KB frames) to ${fanN.toLocaleString('en')} connections, deliveries/s | ${Math.round(parleyFan).toLocaleString('en')} (${(share * 100).toFixed(0)} % of bare) | ${Math.round(bareFan).toLocaleString('en')} | ≥ 50 % of bare | ${share >= 0.5 ? 'met' : 'missed'} |`,
       );
-    });
-    const bareFan = await fanOut(fanN, fanCount, ws(bare), null, async () => {
-      await fetch(`${bare.url}/broadcast?count=${fanCount}&bytes=1024`, { method: 'POST' });
-    });
-    const share = parleyFan / bareFan;
-    rows.push(
-      `| ${rt.label} | fan-out, ${fanCount} messages (≈ 1 KB frames) to ${fanN.toLocaleString('en')} connections, deliveries/s | ${Math.round(parleyFan).toLocaleString('en')} (${(share * 100).toFixed(0)} % of bare) | ${Math.round(bareFan).toLocaleString('en')} | ≥ 50 % of bare | ${share >= 0.5 ? 'met' : 'missed'} |`,
-    );
-    say(rows[rows.length - 1]);
+      say(rows[rows.length - 1]);
+    }
 
-    const one = await latency(parley.url, fx.hookUrl, ws(parley), fx.token, 1_000);
-    rows.push(
-      `| ${rt.label} | webhook POST → MESSAGE_CREATE, 20 posts/s, 1,000 clients, one instance: p50 / p99 (${one.received}/${one.sent} received) | ${one.p50.toFixed(1)} / ${one.p99.toFixed(1)} ms | – | p99 ≤ 100 ms | ${one.p99 <= 100 ? 'met' : 'missed'} |`,
-    );
-    say(rows[rows.length - 1]);
+    if (want('latency')) {
+      const one = await latency(parley.url, fx.hookUrl, ws(parley), fx.token, 1_000);
+      rows.push(
+        `| ${rt.label} | webhook POST → MESSAGE_CREATE, 20 posts/s, 1,000 clients, one instance: p50 / p99 (${one.received}/${one.sent} received) | ${one.p50.toFixed(1)} / ${one.p99.toFixed(1)} ms | – | p99 ≤ 100 ms | ${one.p99 <= 100 ? 'met' : 'missed'} |`,
+      );
+      say(rows[rows.length - 1]);
+    }
 
-    const idleBefore = await meRate(parley.url, fx.token);
-    const idle = await openMany(ws(parley), fx.token, 1_000);
-    await sleep(2_000);
-    const idleWith = await meRate(parley.url, fx.token);
-    for (const c of idle) c.close();
-    const loss = 1 - idleWith / idleBefore;
-    rows.push(
-      `| ${rt.label} | GET /v1/users/@me req/s, no gateway connections → 1,000 idle ones | ${Math.round(idleBefore).toLocaleString('en')} → ${Math.round(idleWith).toLocaleString('en')} (${(loss * 100).toFixed(1)} % loss) | – | ≤ 5 % loss | ${loss <= 0.05 ? 'met' : 'missed'} |`,
-    );
-    say(rows[rows.length - 1]);
+    if (want('rest')) {
+      const idleBefore = await meRate(parley.url, fx.token);
+      const idle = await openMany(ws(parley), fx.token, 1_000);
+      await sleep(2_000);
+      const idleWith = await meRate(parley.url, fx.token);
+      for (const c of idle) c.close();
+      const loss = 1 - idleWith / idleBefore;
+      rows.push(
+        `| ${rt.label} | GET /v1/users/@me req/s, no gateway connections → 1,000 idle ones | ${Math.round(idleBefore).toLocaleString('en')} → ${Math.round(idleWith).toLocaleString('en')} (${(loss * 100).toFixed(1)} % loss) | – | ≤ 5 % loss | ${loss <= 0.05 ? 'met' : 'missed'} |`,
+      );
+      say(rows[rows.length - 1]);
+    }
 
     const redis = process.env.BENCH_REDIS_URL;
-    if (redis) {
+    if (redis && want('redis')) {
+      // Both instances on Redis, and nothing else on the database: an instance without Redis
+      // could hold the relay, and events would reach A and B through PostgreSQL instead.
+      await parley.stop();
       const a = await start(
         'parley-a',
-        'dist/src/main.js',
+        APP_SCRIPT,
         parleyEnv('a', { REDIS_URL: redis }),
         '/v1/health/ready',
       );
       const b = await start(
         'parley-b',
-        'dist/src/main.js',
+        APP_SCRIPT,
         parleyEnv('b', { REDIS_URL: redis }),
         '/v1/health/ready',
       );

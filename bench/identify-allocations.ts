@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createApp } from '../src/app.setup';
+import { userWithGuild } from './api';
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -39,25 +40,7 @@ async function main(): Promise<void> {
   await app.listen(0, '127.0.0.1');
   const { port } = (app.getHttpServer() as Server).address() as { port: number };
   const base = `http://127.0.0.1:${port}`;
-  const name = `alloc_${Date.now().toString(36)}`;
-  const reg = (await (
-    await fetch(`${base}/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        consent: true,
-        date_of_birth: '1990-01-01',
-        email: `${name}@bench.invalid`,
-        password: 'correct-horse-battery-staple',
-        username: name,
-      }),
-    })
-  ).json()) as { token: string };
-  await fetch(`${base}/v1/guilds`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: reg.token },
-    body: JSON.stringify({ name: 'alloc' }),
-  });
+  const reg = await userWithGuild(base, 'alloc', 'alloc');
   const identify = () =>
     new Promise<WebSocket>((resolve, reject) => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/gateway?v=10&encoding=json`, {
@@ -104,7 +87,9 @@ async function main(): Promise<void> {
     for (const c of node.children) walk(c);
   };
   walk(profile.head);
-  console.log(`allocated while identifying: ${(total / n / 1024).toFixed(1)} KB per identify (server and client)`);
+  console.log(
+    `allocated while identifying: ${(total / n / 1024).toFixed(1)} KB per identify (server and client)`,
+  );
   for (const [key, size] of [...byFrame].sort((a, b) => b[1] - a[1]).slice(0, 40)) {
     console.log(`${(size / n / 1024).toFixed(2).padStart(8)} KB  ${key}`);
   }

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeRuntime, ROOT } from './runtimes';
 import { scratchDatabase } from './scratch-database';
-import { ServerProcess } from './servers';
+import { APP_SCRIPT, ServerProcess } from './servers';
 
 const SECRET_KEY = 'd'.repeat(64);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       name,
       runtime,
       cwd: ROOT,
-      script: 'dist/src/main.js',
+      script: APP_SCRIPT,
       env: {
         NODE_ENV: 'production',
         RATE_LIMITS: 'off',

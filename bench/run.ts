@@ -60,7 +60,7 @@ import {
   Runtime,
   selectRuntimes,
 } from './runtimes';
-import { ServerProcess } from './servers';
+import { APP_SCRIPT, ServerProcess } from './servers';
 import {
   BASELINE,
   BenchContext,
@@ -787,7 +787,7 @@ async function main(): Promise<number> {
               name: 'parley-sql-counter',
               runtime: benchRuntime,
               cwd,
-              script: 'dist/src/main.js',
+              script: APP_SCRIPT,
               execArgv: ['--require', './dist/bench/sql-counter.js'],
               ipc: true,
               env: parleyEnv(dbForProbe, join(workDir, 'data-sql')),
@@ -828,7 +828,7 @@ async function main(): Promise<number> {
             name,
             runtime,
             cwd,
-            script: 'dist/src/main.js',
+            script: APP_SCRIPT,
             env: parleyEnv(dbNow, join(workDir, `data-${name}`), extra),
             logFile: logFile(name),
             readyPath: '/v1/health/ready',

@@ -8,6 +8,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { cpuSeconds, descendants, isAlive } from './proc';
+import { NODE_FLAGS } from '../src/node-flags';
 import type { Runtime } from './runtimes';
 import { freePort } from '../src/common/http/free-port';
 
@@ -29,6 +30,14 @@ function serverEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
     if (i > 0) out[pair.slice(0, i).trim()] = pair.slice(i + 1);
   }
   return out;
+}
+
+/** The app's entry point, relative to its folder. */
+export const APP_SCRIPT = 'dist/src/main.js';
+
+function appFlags(): readonly string[] {
+  const given = process.env.BENCH_APP_FLAGS;
+  return given === undefined ? NODE_FLAGS : given.split(' ').filter(Boolean);
 }
 
 export interface ServerOptions {
@@ -87,11 +96,18 @@ export class ServerProcess {
     const port = await freePort();
     const out = openSync(options.logFile, 'a');
     const t0 = performance.now();
-    const child = spawn(options.runtime.node, [...(options.execArgv ?? []), options.script], {
-      cwd: options.cwd,
-      env: serverEnv({ ...options.env, PORT: String(port) }),
-      stdio: ['ignore', out, out, ...(options.ipc ? (['ipc'] as const) : [])],
-    });
+    // The app starts as production starts it (src/node-flags.ts; BENCH_APP_FLAGS to measure
+    // others, e.g. "" for a build from before them); baselines with Node's defaults.
+    const flags = options.script === APP_SCRIPT ? appFlags() : [];
+    const child = spawn(
+      options.runtime.node,
+      [...flags, ...(options.execArgv ?? []), options.script],
+      {
+        cwd: options.cwd,
+        env: serverEnv({ ...options.env, PORT: String(port) }),
+        stdio: ['ignore', out, out, ...(options.ipc ? (['ipc'] as const) : [])],
+      },
+    );
     closeSync(out);
     const server = new ServerProcess(options, child, `http://127.0.0.1:${port}`);
     try {
