@@ -20,11 +20,7 @@ import {
   type TestWebhook,
 } from '../helpers/guild-factories';
 import { loginDiscordJs, waitFor } from '../helpers/discordjs';
-import {
-  createApplication,
-  installBot,
-  type TestApplication,
-} from '../helpers/oauth2-factories';
+import { createApplication, installBot, type TestApplication } from '../helpers/oauth2-factories';
 
 /**
  * discord.js 14, unmodified: only `rest.api` and `rest.version` point it at Parley. It calls

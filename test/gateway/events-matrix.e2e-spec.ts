@@ -15,11 +15,7 @@ import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient, type Frame } from '../helpers/gateway-client';
 import { createGuild, PNG_DATA_URI, type TestGuild } from '../helpers/guild-factories';
 import { loginDiscordJs, waitFor } from '../helpers/discordjs';
-import {
-  createApplication,
-  installBot,
-  type TestApplication,
-} from '../helpers/oauth2-factories';
+import { createApplication, installBot, type TestApplication } from '../helpers/oauth2-factories';
 
 const GUILD_MEMBERS_FLAG = 1 << 15;
 
@@ -40,8 +36,7 @@ describe('gateway: every change announced, to discord.js caches and raw sessions
   let guild: Guild;
   let user: GatewayClient;
 
-  const install = (application: TestApplication) =>
-    installBot(app, owner, application, g.guildId);
+  const install = (application: TestApplication) => installBot(app, owner, application, g.guildId);
 
   beforeAll(async () => {
     port = await freePort();

@@ -86,7 +86,6 @@ describe('production process: the gateway under abuse', () => {
   const whilePolling = async (abuse: () => Promise<void>): Promise<number[]> =>
     (await healthLatenciesDuring(proc.port, abuse)).latencies;
 
-
   /** Opens a raw socket; resolves with it once open, or with the refusal's HTTP status. */
   const open = (): Promise<WebSocket | number> =>
     new Promise((resolve) => {

@@ -7,11 +7,7 @@ import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient, type Frame } from '../helpers/gateway-client';
 import { addMember, createGuild, createWebhook, type TestGuild } from '../helpers/guild-factories';
-import {
-  createApplication,
-  installBot,
-  type TestApplication,
-} from '../helpers/oauth2-factories';
+import { createApplication, installBot, type TestApplication } from '../helpers/oauth2-factories';
 
 const GUILDS = 1 << 0;
 const GUILD_MEMBERS = 1 << 1;

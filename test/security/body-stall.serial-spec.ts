@@ -17,7 +17,6 @@ const examples = require('@octokit/webhooks-examples') as Array<{
   examples: unknown[];
 }>;
 
-
 /** Resident memory of a process, in MiB (Linux). */
 function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -85,7 +84,6 @@ describe('production process: a pathological body stalls nobody', () => {
     });
     return { replies, latencies };
   };
-
 
   const EIGHT_MILLION_EMPTY_OBJECTS = Buffer.from(`[${'{},'.repeat(8_000_000 - 1)}{}]`);
 

@@ -83,28 +83,40 @@ interface MemberRow extends UserPartialSource {
 
 // The member's guilds with what the gateway needs of each: the guild's row, the membership, the
 // member's base permissions (the rule of permissions.ts) and the member count.
-const MEMBERSHIPS = prepared<MembershipRow>('parley_snapshot_memberships', `
+const MEMBERSHIPS = prepared<MembershipRow>(
+  'parley_snapshot_memberships',
+  `
   SELECT g.id::text AS guild_id, g.name, g.icon, g.banner, g.owner_id::text AS owner_id,
          m.joined_at, m.roles::text[] AS roles, ${basePermissionsSql('g', 'm')}::text AS permissions,
          (SELECT count(*)::int FROM guild_members c WHERE c.guild_id = g.id) AS member_count
     FROM guild_members m JOIN guilds g ON g.id = m.guild_id
    WHERE m.user_id = $1 AND ($2::bigint IS NULL OR g.id = $2)
    ORDER BY g.id
-   LIMIT $3`);
+   LIMIT $3`,
+);
 
-const CHANNELS = prepared<ChannelRow>('parley_snapshot_channels', `
+const CHANNELS = prepared<ChannelRow>(
+  'parley_snapshot_channels',
+  `
   SELECT id::text AS id, guild_id::text AS guild_id, name, type, position
-    FROM channels WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`);
+    FROM channels WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`,
+);
 
-const ROLES = prepared<RoleRow>('parley_snapshot_roles', `
+const ROLES = prepared<RoleRow>(
+  'parley_snapshot_roles',
+  `
   SELECT id::text AS id, guild_id::text AS guild_id, name, permissions::text AS permissions,
          position, bot_id::text AS bot_id
-    FROM guild_roles WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`);
+    FROM guild_roles WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`,
+);
 
-const MEMBERS = prepared<MemberRow>('parley_snapshot_members', `
+const MEMBERS = prepared<MemberRow>(
+  'parley_snapshot_members',
+  `
   SELECT m.guild_id::text AS guild_id, m.roles::text[] AS roles, m.joined_at, ${USER_PARTIAL_COLUMNS}
     FROM guild_members m JOIN users u ON u.id = m.user_id
-   WHERE m.guild_id = ANY($1::bigint[]) ORDER BY m.joined_at`);
+   WHERE m.guild_id = ANY($1::bigint[]) ORDER BY m.joined_at`,
+);
 
 const SELF = prepared<MemberRow>(
   'parley_snapshot_self',
