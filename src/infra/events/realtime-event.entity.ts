@@ -1,12 +1,4 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  PrimaryColumn,
-  PrimaryGeneratedColumn,
-  Unique,
-} from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * The outbox of realtime events (ARCHITECTURE.md §7): written in the transaction of the change
@@ -15,8 +7,11 @@ import {
  */
 @Entity('realtime_events')
 @Index('realtime_events_pending_idx', ['id'], { where: '"position" IS NULL' })
-@Index('realtime_events_created_at_idx', ['createdAt'])
-@Unique('realtime_events_position_key', ['position'])
+@Index('realtime_events_created_at_idx', ['createdAt'], { where: '"position" IS NOT NULL' })
+@Index('realtime_events_position_idx', ['position'], {
+  unique: true,
+  where: '"position" IS NOT NULL',
+})
 export class RealtimeEventEntity {
   /** The event's stable id: the order it was written in. */
   @PrimaryGeneratedColumn('increment', {

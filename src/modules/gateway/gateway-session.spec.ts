@@ -1,6 +1,7 @@
 import type { ParsedCredential } from '../../common/auth/authorization-header';
 import type { GatewayConnection } from './gateway-connection';
-import { GatewaySession, MAX_BUFFERED_BYTES_DISCONNECTED } from './gateway-session';
+import { GatewaySession } from './gateway-session';
+import { MAX_BUFFERED_BYTES_DISCONNECTED } from './resume-buffer';
 
 const identity = {
   userId: '1',

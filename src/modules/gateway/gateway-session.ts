@@ -2,11 +2,8 @@ import type { ParsedCredential } from '../../common/auth/authorization-header';
 import type { GatewayConnection } from './gateway-connection';
 import type { StoredSession } from './session-store';
 import { Intent } from './protocol';
+import { ResumeBuffer, type Sent } from './resume-buffer';
 
-/** Dispatched frames a session keeps for resuming (Discord keeps about as many)… */
-export const MAX_BUFFERED_DISPATCHES = 8_192;
-/** …and bytes of them while its client is away (a dropped session keeps no more than this). */
-export const MAX_BUFFERED_BYTES_DISCONNECTED = 1024 * 1024;
 /** How long a disconnected session can be resumed. */
 export const RESUME_WINDOW_MS = 5 * 60_000;
 
@@ -29,13 +26,6 @@ export interface Checkpoint {
   guilds: Array<[string, boolean]> | null;
 }
 
-export interface Sent {
-  s: number;
-  t: string;
-  /** The payload — one string shared by every session the event went to. */
-  d: string;
-}
-
 /**
  * A gateway session: who identified, with which intents and shard, the guilds it follows, its
  * sequence and the frames it was sent (for resume). It outlives its connection for
@@ -50,9 +40,7 @@ export class GatewaySession {
   private seqNo = 0;
   private readonly followed = new Map<string, boolean>();
   private guildsChanged = false;
-  private sent: Sent[] = [];
-  private head = 0;
-  private sentBytes = 0;
+  private readonly sent = new ResumeBuffer();
   private conn: GatewayConnection | null = null;
   private lastSeen: number | null = null;
   /** Until READY is out, events are queued here (the snapshot is being read). */
@@ -145,7 +133,7 @@ export class GatewaySession {
   detach(now = Date.now()): void {
     this.conn = null;
     this.lastSeen = now;
-    this.trimForAbsence();
+    this.sent.trimForAbsence();
   }
 
   // --- log positions ------------------------------------------------------------------------
@@ -268,10 +256,8 @@ export class GatewaySession {
     }
     this.seqNo += 1;
     this.sent.push({ s: this.seqNo, t, d: dJson });
-    this.sentBytes += dJson.length;
-    if (this.sent.length - this.head > MAX_BUFFERED_DISPATCHES) this.drop(1);
     if (this.conn) this.conn.sendDispatch(this.seqNo, t, dJson);
-    else this.trimForAbsence();
+    else this.sent.trimForAbsence();
   }
 
   /**
@@ -287,51 +273,19 @@ export class GatewaySession {
 
   /** The client acknowledged everything up to `seq` (heartbeat): no need to keep it. */
   acknowledged(seq: number): void {
-    let n = 0;
-    while (this.head + n < this.sent.length && this.sent[this.head + n].s <= seq) n += 1;
-    if (n > 0) this.drop(n);
+    this.sent.acknowledged(seq);
   }
 
   /** The dispatches after `seq`, or null when some of them are no longer kept. */
   framesAfter(seq: number): ReadonlyArray<Readonly<Sent>> | null {
     if (seq > this.seqNo) return null;
     if (seq === this.seqNo) return [];
-    const first = this.sent[this.head];
     // Nothing kept, or not from seq + 1 on (the start is never kept).
-    if (!first || first.s > seq + 1) return null;
-    const out: Sent[] = [];
-    for (let i = this.head; i < this.sent.length; i++) {
-      if (this.sent[i].s > seq) out.push(this.sent[i]);
-    }
-    return out;
+    return this.sent.after(seq);
   }
 
   /** Frames kept for resume (diagnostics). */
   get buffered(): { frames: number; bytes: number } {
-    return { frames: this.sent.length - this.head, bytes: this.sentBytes };
-  }
-
-  /** While away, the oldest frames go once they pass the bound (a resume then gets op 9). */
-  private trimForAbsence(): void {
-    let n = 0;
-    let bytes = this.sentBytes;
-    while (bytes > MAX_BUFFERED_BYTES_DISCONNECTED && this.head + n < this.sent.length) {
-      bytes -= this.sent[this.head + n].d.length;
-      n += 1;
-    }
-    if (n > 0) this.drop(n);
-  }
-
-  /** Forgets the `n` oldest entries (compacting the array once its dead head is large). */
-  private drop(n: number): void {
-    for (let i = this.head; i < this.head + n; i++) this.sentBytes -= this.sent[i].d.length;
-    this.head += n;
-    if (this.head === this.sent.length) {
-      this.sent = [];
-      this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.sent.length) {
-      this.sent = this.sent.slice(this.head);
-      this.head = 0;
-    }
+    return this.sent.size;
   }
 }
