@@ -8,6 +8,7 @@ import {
   OnApplicationShutdown,
   OnModuleInit,
 } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Metrics } from '../infra/metrics/metrics';
@@ -31,7 +32,10 @@ export const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
 /** Starts the embedded database when DATABASE_URL is not set, and stops it on shutdown. */
 @Module({})
 class EmbeddedDatabaseModule implements OnApplicationShutdown {
-  constructor(@Inject(EMBEDDED) private readonly embedded: EmbeddedPostgresHandle | null) {}
+  constructor(
+    @Inject(EMBEDDED) private readonly embedded: EmbeddedPostgresHandle | null,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
     return {
@@ -49,7 +53,12 @@ class EmbeddedDatabaseModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.embedded?.stop();
+    if (!this.embedded) return;
+    // The pool first, whichever module's hook runs first: a server stopped under open
+    // connections logs one FATAL line per connection it terminates.
+    const dataSource = this.moduleRef.get(DataSource, { strict: false });
+    if (dataSource?.isInitialized) await dataSource.destroy().catch(() => undefined);
+    await this.embedded.stop();
   }
 }
 

@@ -1,4 +1,9 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -34,7 +39,7 @@ export const CHANGES_CHANNEL = 'parley_credentials';
  * every instance on one database hears every other instance's invalidations.
  */
 @Injectable()
-export class DatabaseNotifications implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DatabaseNotifications implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DatabaseNotifications.name);
   private readonly listeners = new Map<string, NotificationListener[]>();
   private client: Client | null = null;
@@ -78,7 +83,9 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnApplicat
     if (this.listeners.size > 0) await this.connect();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  // Before any module's onApplicationShutdown (the embedded server stops in one): its own
+  // connection ends as a close, not as a loss.
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
     const client = this.client;

@@ -2,7 +2,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type BeforeApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -46,7 +46,7 @@ const TRIM_EVERY_MS = 10_000;
  * commit leaves the events in PostgreSQL, where every reader finds them by position.
  */
 @Injectable()
-export class EventRelay implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class EventRelay implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('EventRelay');
   private client: Client | null = null;
   /** `client` as the event store queries it (rows, not pg's result object). */
@@ -99,7 +99,9 @@ export class EventRelay implements OnModuleInit, OnApplicationBootstrap, OnAppli
     void this.connect();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  // Before any module's onApplicationShutdown (the embedded server stops in one): its own
+  // connection ends as a close, not as a loss.
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.headTimer) clearInterval(this.headTimer);
