@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -9,19 +9,11 @@ import { createTestApp, RELAXED_LIMITS, TEST_SECRET_KEY } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { fixtureQuery } from '../helpers/fixtures';
 import { GatewayClient } from '../helpers/gateway-client';
-import { healthLatenciesDuring, p99 } from '../helpers/health-poller';
+import { healthLatenciesDuring, p99, rssMiB } from '../helpers/health-poller';
 import { serverPort } from '../helpers/ports';
 import { ensureProductionBuild, ServerProcess } from '../helpers/server-process';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Resident memory of a process, in MiB (Linux). */
-function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
-}
 
 /**
  * The gateway under abuse (issue 27, item 8), on the production process with small limits: the

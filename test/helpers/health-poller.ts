@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { send } from './http-client';
 
@@ -40,4 +41,12 @@ export async function healthLatenciesDuring<T>(
 export function p99(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
+}
+
+/** Resident memory of a process, in MiB (Linux). */
+export function rssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,7 @@ import type { ParleyApp } from '../../src/app.setup';
 import { createTestApp, RELAXED_LIMITS, TEST_SECRET_KEY } from '../helpers/app';
 import { registerUser } from '../helpers/factories';
 import { createGuild, createWebhook, type TestWebhook } from '../helpers/guild-factories';
-import { healthLatenciesDuring, p99 } from '../helpers/health-poller';
+import { healthLatenciesDuring, p99, rssMiB } from '../helpers/health-poller';
 import type { Reply } from '../helpers/http-client';
 import { serverPort } from '../helpers/ports';
 import { ensureProductionBuild, ServerProcess } from '../helpers/server-process';
@@ -16,14 +15,6 @@ const examples = require('@octokit/webhooks-examples') as Array<{
   name: string;
   examples: unknown[];
 }>;
-
-/** Resident memory of a process, in MiB (Linux). */
-function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
-}
 
 /**
  * Security finding 2 on the production process (`node dist/src/main.js`, as deployed): a request
