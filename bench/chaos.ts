@@ -176,10 +176,15 @@ async function register(base: string, tag: string) {
 class GatewayClient {
   readonly seqs: number[] = [];
   readonly messages: string[] = [];
+  /** Every dispatch and op 9 received, with the connection it came on (written when it fails). */
+  readonly trace: string[] = [];
+  private connections = 0;
   sessionId = '';
   resumes = 0;
   invalidSessions = 0;
   identifies = 0;
+  /** RESUMEDs whose number was not the last event's. */
+  misnumberedResumes = 0;
   private ws: WebSocket | null = null;
   private stopped = false;
   private heartbeat: NodeJS.Timeout | null = null;
@@ -208,6 +213,8 @@ class GatewayClient {
   private connect(resume: boolean): Promise<void> {
     const urls = this.urls();
     const base = urls[this.startAt++ % urls.length];
+    const conn = ++this.connections;
+    this.trace.push(`connect ${conn} ${base} ${resume ? 'resume' : 'identify'}`);
     const ws = new WebSocket(`${base.replace('http', 'ws')}/gateway?v=10&encoding=json`);
     this.ws = ws;
     return new Promise((ready) => {
@@ -229,6 +236,7 @@ class GatewayClient {
           );
           if (resume && this.sessionId) {
             this.resumes += 1;
+            this.trace.push(`resume ${conn} ${this.sessionId} ${this.lastSeq}`);
             ws.send(
               JSON.stringify({
                 op: 6,
@@ -241,17 +249,23 @@ class GatewayClient {
         } else if (f.op === 9) {
           // Invalid session: identify again (a new session, its sequence starts over).
           this.invalidSessions += 1;
+          this.trace.push(`op9 ${conn}`);
           this.seqs.push(-1);
           this.identify(ws);
         } else if (f.op === 7) {
           ws.close(4000);
+        } else if (f.op === 0 && f.t === 'RESUMED') {
+          // Not an event: it repeats the last number.
+          this.trace.push(`${conn} ${f.s} RESUMED`);
+          if (f.s !== this.lastSeq) this.misnumberedResumes += 1;
+          ready();
         } else if (f.op === 0) {
           this.seqs.push(f.s!);
+          this.trace.push(`${conn} ${f.s} ${f.t} ${(f.d as { id?: string } | null)?.id ?? ''}`);
           if (f.t === 'READY') {
             this.sessionId = (f.d as { session_id: string }).session_id;
             ready();
           }
-          if (f.t === 'RESUMED') ready();
           if (f.t === 'MESSAGE_CREATE') this.messages.push((f.d as { id: string }).id);
         }
       });
@@ -278,9 +292,9 @@ class GatewayClient {
     );
   }
 
-  /** Sequence numbers run 1, 2, 3… within each session (a -1 marks a new session). */
+  /** Sequence numbers run 1, 2, 3… within each session (a -1 marks a new session); RESUMED repeats the last. */
   gaps(): number {
-    let gaps = 0;
+    let gaps = this.misnumberedResumes;
     let expected = 1;
     for (const s of this.seqs) {
       if (s === -1) {
@@ -624,6 +638,12 @@ async function main(): Promise<void> {
       };
     });
 
+    // What a failing client received, frame by frame, beside the instances' logs.
+    gatewayRows.forEach((r, i) => {
+      if (r.gaps || r.duplicates || r.missing || r.missedNotInHistory || !r.ordered) {
+        writeFileSync(join(logs, `${r.name}.trace`), clients[i].trace.join('\n') + '\n');
+      }
+    });
     for (const s of instances.splice(0)) await s.stop();
 
     const maxRevoke = Math.max(...refusedAfter);

@@ -72,9 +72,14 @@ describe('gateway across instances (Redis)', () => {
     return res.json.id as string;
   };
   /** The dispatches a client saw, in order, with no gap and no repeat in `s` from READY on. */
+  // Events numbered 1, 2, 3…; RESUMED repeats the number of the event before it.
   const expectConsecutive = (frames: Frame[]) => {
-    const seqs = frames.filter((f) => f.op === 0).map((f) => f.s);
+    const dispatches = frames.filter((f) => f.op === 0);
+    const seqs = dispatches.filter((f) => f.t !== 'RESUMED').map((f) => f.s);
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+    dispatches.forEach((f, i) => {
+      if (f.t === 'RESUMED') expect(f.s).toBe(dispatches[i - 1].s);
+    });
   };
 
   beforeAll(async () => {

@@ -72,13 +72,14 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
   /**
    * A session taken over from another instance: `events` (the log after its checkpoint) go
    * through the same routing as live ones, then what was queued live meanwhile (events already
-   * replayed are recognised by their position and skipped).
+   * replayed are recognised by their position and skipped; those after them follow in order).
    */
   replay(session: GatewaySession, events: LoggedEvent[]): void {
     for (const guildId of session.guildIds) addTo(this.byGuild, guildId, session);
     this.starting.delete(session);
-    for (const event of events) this.deliver(session, event);
-    session.started();
+    session.started(() => {
+      for (const event of events) this.deliver(session, event);
+    });
   }
 
   unregister(session: GatewaySession): void {

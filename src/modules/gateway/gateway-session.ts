@@ -237,10 +237,14 @@ export class GatewaySession {
     else work();
   }
 
-  /** READY is out: what was queued meanwhile runs now, in order. */
-  started(): void {
+  /**
+   * READY is out (or, for a session taken over, `first` replays the log up to where the live
+   * events queued meanwhile take over): what was queued runs now, in order, after `first`.
+   */
+  started(first?: () => void): void {
     const queued = this.queued ?? [];
     this.queued = null;
+    first?.();
     for (const run of queued) run();
   }
 

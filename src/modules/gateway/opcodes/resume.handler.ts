@@ -58,10 +58,20 @@ export class ResumeHandler {
       return this.refuse(conn, id, `frames after seq ${seq} no longer kept`);
     }
     this.metrics.gatewayResume(held ? 'resumed' : 'taken_over');
+    this.logger.debug({
+      msg: held ? 'gateway session resumed' : 'gateway session taken over',
+      session: id,
+      seq,
+      sessionSeq: session.seq,
+      frames: frames.length,
+    });
     session.rebind(identity);
     this.registry.attach(session, conn);
     for (const f of frames) conn.sendDispatch(f.s, f.t, f.d);
-    session.dispatch(E.Resumed, '{}');
+    // RESUMED repeats the last number instead of taking a new one: every numbered frame after
+    // READY is then an event of the log, so a takeover from any checkpoint (written up to a
+    // second late) numbers the frames as this instance did.
+    conn.sendDispatch(session.seq, E.Resumed, '{}');
     session.markCheckpoint();
   }
 
@@ -102,6 +112,14 @@ export class ResumeHandler {
       await this.store.drop(id).catch(() => undefined);
       return null;
     }
+    this.logger.debug({
+      msg: 'gateway session replayed from its checkpoint',
+      session: id,
+      seq: record.seq,
+      pos: record.pos,
+      events: events.length,
+      head: events.at(-1)?.position ?? record.pos,
+    });
     this.dispatcher.replay(session, events);
     await session.idle();
     this.registry.adopt(session);
