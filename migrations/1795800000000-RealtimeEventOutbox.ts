@@ -22,22 +22,18 @@ export class RealtimeEventOutbox1795800000000 implements MigrationInterface {
         "author_id" bigint,
         "mention_ids" bigint array,
         "data" text NOT NULL,
-        "data_redacted" text,
         "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         CONSTRAINT "realtime_events_pkey" PRIMARY KEY ("id"))`,
     );
-    // Positions and ages are indexed once numbered: a pending row (just written, in the
-    // transaction of its change) costs no entry in either; the relay's UPDATE writes a new row
-    // version, which gets its entries then.
+    // Positions are indexed once numbered: a pending row (just written, in the transaction of its
+    // change) costs no entry; the relay's UPDATE writes a new row version, which gets it then.
+    // Trimming walks this index too (EventStore.trim): no index on age.
     await queryRunner.query(
       'CREATE UNIQUE INDEX "realtime_events_position_idx" ON "realtime_events" ("position") WHERE "position" IS NOT NULL',
     );
     // What the relay has not numbered yet, in the order it was written.
     await queryRunner.query(
       'CREATE INDEX "realtime_events_pending_idx" ON "realtime_events" ("id") WHERE "position" IS NULL',
-    );
-    await queryRunner.query(
-      'CREATE INDEX "realtime_events_created_at_idx" ON "realtime_events" ("created_at") WHERE "position" IS NOT NULL',
     );
     await queryRunner.query(
       `CREATE TABLE "realtime_event_log" (
@@ -53,7 +49,6 @@ export class RealtimeEventOutbox1795800000000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('DROP TABLE "realtime_event_log"');
-    await queryRunner.query('DROP INDEX "realtime_events_created_at_idx"');
     await queryRunner.query('DROP INDEX "realtime_events_pending_idx"');
     await queryRunner.query('DROP INDEX "realtime_events_position_idx"');
     await queryRunner.query('DROP TABLE "realtime_events"');

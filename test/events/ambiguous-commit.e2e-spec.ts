@@ -38,7 +38,7 @@ describe('webhook messages: an ambiguous commit neither answers 500 nor stores t
 
   it('answers 200 with the message the lost commit stored; one row, one MESSAGE_CREATE', async () => {
     const content = unique('lost answer ');
-    proxy.dropAnswerTo(Buffer.from('parley_insert_webhook_messages_v3'));
+    proxy.dropAnswerTo(Buffer.from('parley_insert_webhook_messages_v4'));
     const res = await http(app)
       .post(`/v1/webhooks/${hook.id}/${hook.token}?wait=true`)
       .send({ content });
@@ -65,7 +65,7 @@ describe('webhook messages: an ambiguous commit neither answers 500 nor stores t
         .set('X-GitHub-Event', 'push')
         .set('X-GitHub-Delivery', delivery)
         .send(pushExample());
-    proxy.dropAnswerTo(Buffer.from('parley_insert_webhook_messages_v3'));
+    proxy.dropAnswerTo(Buffer.from('parley_insert_webhook_messages_v4'));
     const first = await send();
     expect(first.status).toBe(200);
     expect(proxy.dropped).toBe(2);

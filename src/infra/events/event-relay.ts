@@ -30,6 +30,12 @@ const RELAY_LOCK = 0x7061726c; // "parl"
 const BATCH = 1_000;
 /** Whatever wakes it, the leader also looks this often (events of an instance that died). */
 const POLL_MS = 200;
+/**
+ * Under load, passes start at least this far apart: each is a statement and a commit, and one
+ * pass numbering what a few milliseconds of commits wrote costs the database far less than a
+ * pass per commit (measured: bench/RESULTS.md, 2026-11-27). An idle relay starts at once.
+ */
+const MIN_PASS_GAP_MS = 5;
 /** A standby instance tries to become the leader this often. */
 const STANDBY_RETRY_MS = 1_000;
 /** The leader announces the log's head this often when it moved (readers that missed a send). */
@@ -56,6 +62,8 @@ export class EventRelay implements OnModuleInit, OnApplicationBootstrap, BeforeA
   private running: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
+  private paced: NodeJS.Timeout | null = null;
+  private lastPassAt = 0;
   private headTimer: NodeJS.Timeout | null = null;
   private lastTrim = 0;
   private lastAnnounced = 0;
@@ -104,6 +112,7 @@ export class EventRelay implements OnModuleInit, OnApplicationBootstrap, BeforeA
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.paced) clearTimeout(this.paced);
     if (this.headTimer) clearInterval(this.headTimer);
     await this.running?.catch(() => undefined);
     await this.release();
@@ -126,6 +135,18 @@ export class EventRelay implements OnModuleInit, OnApplicationBootstrap, BeforeA
       this.again = true;
       return;
     }
+    const wait = this.lastPassAt + MIN_PASS_GAP_MS - Date.now();
+    if (wait > 0) {
+      if (!this.paced) {
+        this.paced = setTimeout(() => {
+          this.paced = null;
+          this.wake();
+        }, wait);
+        this.paced.unref();
+      }
+      return;
+    }
+    this.lastPassAt = Date.now();
     this.running = this.relay().finally(() => {
       this.running = null;
       if (this.again) {
@@ -156,9 +177,11 @@ export class EventRelay implements OnModuleInit, OnApplicationBootstrap, BeforeA
     try {
       await client.connect();
       this.client = client;
+      // Every statement of the relay's is prepared once on its connection (they run hundreds
+      // of times a second under load; planning the numbering statement each time showed).
       this.db = {
-        query: async <T>(sql: string, params?: unknown[]) =>
-          (await client.query(sql, params)).rows as T,
+        query: async <T>(text: string, values?: unknown[]) =>
+          (await client.query({ name: statementName(text), text, values })).rows as T,
       };
       await this.tryLead();
     } catch (err) {
@@ -305,4 +328,13 @@ export class EventRelay implements OnModuleInit, OnApplicationBootstrap, BeforeA
     client.removeAllListeners('end');
     await client.end().catch(() => undefined);
   }
+}
+
+/** Names of the relay's prepared statements, one per text. */
+const STATEMENT_NAMES = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = STATEMENT_NAMES.get(text);
+  if (!name) STATEMENT_NAMES.set(text, (name = `parley_relay_${STATEMENT_NAMES.size + 1}`));
+  return name;
 }

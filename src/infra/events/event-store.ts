@@ -26,12 +26,11 @@ interface EventRow {
   author_id: string | null;
   mention_ids: string[] | null;
   data: string;
-  data_redacted: string | null;
 }
 
 const columns = (t: string) => `${t}.position::text AS position, ${t}.id::text AS id, ${t}.type,
   ${t}.guild_id::text AS guild_id, ${t}.channel_id::text AS channel_id, ${t}.user_id::text AS user_id,
-  ${t}.author_id::text AS author_id, ${t}.mention_ids::text[] AS mention_ids, ${t}.data, ${t}.data_redacted`;
+  ${t}.author_id::text AS author_id, ${t}.mention_ids::text[] AS mention_ids, ${t}.data`;
 
 // The relay's one statement (ARCHITECTURE.md §7): the committed events nobody numbered yet, in
 // the order they were written, get the next positions of the log — gap-free, since the head row
@@ -128,10 +127,19 @@ export const EventStore = {
 
   /** Deletes numbered events older than `retentionMs`; returns how many. */
   async trim(db: Queryable, retentionMs: number): Promise<number> {
+    // Positions follow commit order, so the old rows are the lowest positions: the position index
+    // is walked from the bottom up to the first row still young (it reads what goes, and one
+    // more), and everything below it goes. No index on age, which every event would pay for.
     const rows = await db.query<Array<{ n: number }>>(
-      `WITH gone AS (
+      `WITH young AS (
+         SELECT position FROM realtime_events
+          WHERE position IS NOT NULL AND created_at >= now() - $1 * interval '1 millisecond'
+          ORDER BY position LIMIT 1
+       ), gone AS (
          DELETE FROM realtime_events
-          WHERE position IS NOT NULL AND created_at < now() - $1 * interval '1 millisecond'
+          WHERE position IS NOT NULL
+            AND position < COALESCE((SELECT position FROM young),
+                                    (SELECT last_position + 1 FROM realtime_event_log WHERE id = 1))
          RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
       [retentionMs],
@@ -151,6 +159,5 @@ function toLogged(r: EventRow): LoggedEvent {
     authorId: r.author_id,
     mentionIds: r.mention_ids,
     data: r.data,
-    redacted: r.data_redacted,
   };
 }

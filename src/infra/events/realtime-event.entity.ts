@@ -7,7 +7,6 @@ import { Check, Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } f
  */
 @Entity('realtime_events')
 @Index('realtime_events_pending_idx', ['id'], { where: '"position" IS NULL' })
-@Index('realtime_events_created_at_idx', ['createdAt'], { where: '"position" IS NOT NULL' })
 @Index('realtime_events_position_idx', ['position'], {
   unique: true,
   where: '"position" IS NOT NULL',
@@ -45,10 +44,6 @@ export class RealtimeEventEntity {
   /** The payload (`d`) as JSON text, sent as it is. */
   @Column({ type: 'text' })
   data: string;
-
-  /** The payload without message content, for bots without MESSAGE_CONTENT. */
-  @Column({ name: 'data_redacted', type: 'text', nullable: true })
-  dataRedacted: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

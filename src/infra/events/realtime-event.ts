@@ -43,10 +43,8 @@ export interface LoggedEvent {
   userId: string | null;
   authorId: string | null;
   mentionIds: string[] | null;
-  /** `d`, as JSON text. */
+  /** `d`, as JSON text (a message's is read without its content by `contentFree`). */
   data: string;
-  /** `d` without message content (message events only), as JSON text. */
-  redacted: string | null;
 }
 
 /** Events whose payload is a message: their content is blanked for bots without MESSAGE_CONTENT. */
@@ -55,14 +53,29 @@ const MESSAGE_EVENTS = new Set<string>([
   GatewayDispatchEvents.MessageUpdate,
 ]);
 
+/** Whether the event's payload is a message (its content is for some recipients only). */
+export function carriesContent(event: Pick<LoggedEvent, 't'>): boolean {
+  return MESSAGE_EVENTS.has(event.t);
+}
+
 /** A message as a bot without MESSAGE_CONTENT sees it (Discord's rule): no content. */
 export function redactMessage<T extends object>(message: T): T {
   return { ...message, content: '', embeds: [], attachments: [], components: [] };
 }
 
-/** The JSON texts an event is stored with: its payload, and the payload without content. */
-export function serialise(event: RealtimeEvent): { data: string; redacted: string | null } {
-  const data = JSON.stringify(event.d);
-  if (!MESSAGE_EVENTS.has(event.t)) return { data, redacted: null };
-  return { data, redacted: JSON.stringify(redactMessage(event.d)) };
+/** Content-free payloads, made once per event on the instance that needs one. */
+const CONTENT_FREE = new WeakMap<LoggedEvent, string>();
+
+/**
+ * A message event's payload without its content, as JSON text: derived from the payload where it
+ * is needed rather than stored beside it (the outbox row is written by every message's request;
+ * this is read only for bots without MESSAGE_CONTENT), and then shared by every such session.
+ */
+export function contentFree(event: LoggedEvent): string {
+  let text = CONTENT_FREE.get(event);
+  if (text === undefined) {
+    text = JSON.stringify(redactMessage(JSON.parse(event.data) as object));
+    CONTENT_FREE.set(event, text);
+  }
+  return text;
 }

@@ -8,28 +8,26 @@ import type {
   TransactionCommitEvent,
 } from 'typeorm';
 import { EventRelay } from './event-relay';
-import { serialise, type RealtimeEvent } from './realtime-event';
+import type { RealtimeEvent } from './realtime-event';
 
 // One statement per publish, whatever the number of events.
 const INSERT_EVENTS = `
-  INSERT INTO realtime_events (type, guild_id, channel_id, user_id, author_id, mention_ids, data, data_redacted)
-  SELECT t, g, c, u, a, CASE WHEN m IS NULL THEN NULL ELSE string_to_array(m, ',')::bigint[] END, d, r
+  INSERT INTO realtime_events (type, guild_id, channel_id, user_id, author_id, mention_ids, data)
+  SELECT t, g, c, u, a, CASE WHEN m IS NULL THEN NULL ELSE string_to_array(m, ',')::bigint[] END, d
     FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[],
-                $7::text[], $8::text[]) AS v(t, g, c, u, a, m, d, r)`;
+                $7::text[]) AS v(t, g, c, u, a, m, d)`;
 
 /** The columns of `events` as INSERT_EVENTS takes them. */
 export function outboxParameters(events: RealtimeEvent[]): unknown[][] {
-  const cols: unknown[][] = [[], [], [], [], [], [], [], []];
+  const cols: unknown[][] = [[], [], [], [], [], [], []];
   for (const e of events) {
-    const { data, redacted } = serialise(e);
     cols[0].push(e.t);
     cols[1].push(e.guildId ?? null);
     cols[2].push(e.channelId ?? null);
     cols[3].push(e.userId ?? null);
     cols[4].push(e.authorId ?? null);
     cols[5].push(e.mentionIds && e.mentionIds.length > 0 ? e.mentionIds.join(',') : null);
-    cols[6].push(data);
-    cols[7].push(redacted);
+    cols[6].push(JSON.stringify(e.d));
   }
   return cols;
 }
@@ -83,10 +81,3 @@ export class RealtimeEvents implements OnModuleInit {
     this.relay.wake();
   }
 }
-
-/**
- * The outbox INSERT as a data-modifying CTE body for single-statement writers (the webhook
- * group commit): `INSERT INTO realtime_events (...)` followed by a SELECT of the caller's.
- */
-export const OUTBOX_COLUMNS =
-  'realtime_events (type, guild_id, channel_id, user_id, author_id, mention_ids, data, data_redacted)';

@@ -135,7 +135,6 @@ function encode(e: LoggedEvent): string[] {
   if (e.userId) fields.push('u', e.userId);
   if (e.authorId) fields.push('a', e.authorId);
   if (e.mentionIds && e.mentionIds.length > 0) fields.push('m', e.mentionIds.join(','));
-  if (e.redacted !== null) fields.push('r', e.redacted);
   return fields;
 }
 
@@ -150,7 +149,6 @@ function decode(fields: string[]): LoggedEvent | null {
     authorId: null,
     mentionIds: null,
     data: '',
-    redacted: null,
   };
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const v = fields[i + 1];
@@ -181,9 +179,6 @@ function decode(fields: string[]): LoggedEvent | null {
         break;
       case 'm':
         event.mentionIds = v.split(',');
-        break;
-      case 'r':
-        event.redacted = v;
         break;
     }
   }

@@ -19,7 +19,6 @@ function message(position: number): LoggedEvent {
     authorId: '9',
     mentionIds: [],
     data: `{"id":"${position}"}`,
-    redacted: null,
   };
 }
 

@@ -5,7 +5,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { EventLog } from '../../infra/events/event-log';
-import type { LoggedEvent } from '../../infra/events/realtime-event';
+import { carriesContent, contentFree, type LoggedEvent } from '../../infra/events/realtime-event';
 import { GuildSnapshots } from '../guilds/guild-snapshots';
 import type { GatewaySession } from './gateway-session';
 import { EVENT_INTENT, GatewayDispatchEvents as E, Intent, shardOf } from './protocol';
@@ -192,10 +192,10 @@ const EMPTY: ReadonlySet<GatewaySession> = new Set();
  * without MESSAGE_CONTENT that is neither its author nor mentioned in it.
  */
 function payloadFor(session: GatewaySession, event: LoggedEvent): string {
-  if (event.redacted === null || session.readsContent) return event.data;
+  if (!carriesContent(event) || session.readsContent) return event.data;
   const self = session.identity.userId;
   if (event.authorId === self || event.mentionIds?.includes(self)) return event.data;
-  return event.redacted;
+  return contentFree(event);
 }
 
 function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {

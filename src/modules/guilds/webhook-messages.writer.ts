@@ -5,7 +5,6 @@ import { isDatabaseUnavailable } from '../../common/errors/database-unavailable'
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { GroupCommit } from '../../database/group-commit';
 import { PreparedStatement } from '../../database/prepared';
-import { redactMessage } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { Metrics } from '../../infra/metrics/metrics';
 import type { MessageDraft } from './embeds/embed';
@@ -50,8 +49,8 @@ interface Row {
 
 // The message's JSON up to what only the webhook's row knows (channel, guild, author), which
 // the statement puts in front: `body` is the rest of the object (from its first field on).
-const EVENT_DATA = (body: string) => `'{"guild_id":"' || ok.guild_id || '","channel_id":"' ||
-  ok.channel_id || '","author":' || ${webhookAuthorSql('ok.webhook_id', 'ok.author_name', 'ok.author_avatar')}::text || ',' || ${body}`;
+const EVENT_DATA = `'{"guild_id":"' || ok.guild_id || '","channel_id":"' ||
+  ok.channel_id || '","author":' || ${webhookAuthorSql('ok.webhook_id', 'ok.author_name', 'ok.author_avatar')}::text || ',' || ok.body`;
 
 // One statement posts a batch (group commit), atomically:
 // - each webhook is re-checked as it is now: deleted (on any instance), its token changed, or on
@@ -65,9 +64,9 @@ const insertSql = (onConflict: string) => `
   WITH v AS (
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::text[], $5::varchar[],
                          $6::jsonb[], $7::bytea[], $8::boolean[], $9::text[], $10::varchar[],
-                         $11::timestamptz[], $12::text[], $13::text[])
+                         $11::timestamptz[], $12::text[])
       AS v(id, webhook_id, name, avatar, content, embeds, token_hash, check_secret, secret,
-           delivery_id, created_at, body, body_redacted)
+           delivery_id, created_at, body)
   ), ok AS (
     SELECT v.*, w.channel_id, c.guild_id,
            COALESCE(v.name, w.name) AS author_name, COALESCE(v.avatar, w.avatar) AS author_avatar
@@ -93,9 +92,8 @@ const insertSql = (onConflict: string) => `
     ${onConflict}
     RETURNING id
   ), announced AS (
-    INSERT INTO realtime_events (type, guild_id, channel_id, data, data_redacted)
-    SELECT 'MESSAGE_CREATE', ok.guild_id, ok.channel_id, ${EVENT_DATA('ok.body')},
-           ${EVENT_DATA('ok.body_redacted')}
+    INSERT INTO realtime_events (type, guild_id, channel_id, data)
+    SELECT 'MESSAGE_CREATE', ok.guild_id, ok.channel_id, ${EVENT_DATA}
       FROM ok JOIN inserted i ON i.id = ok.id
      ORDER BY ok.id
   )
@@ -106,11 +104,11 @@ const insertSql = (onConflict: string) => `
     FROM ok LEFT JOIN inserted i ON i.id = ok.id`;
 
 const INSERT_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
-  'parley_insert_webhook_messages_v3',
+  'parley_insert_webhook_messages_v4',
   insertSql(''),
 );
 const RETRY_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
-  'parley_retry_webhook_messages_v3',
+  'parley_retry_webhook_messages_v4',
   insertSql('ON CONFLICT (id) DO NOTHING'),
 );
 
@@ -210,8 +208,7 @@ export class WebhookMessagesWriter {
       batch.map((m) => m.secretCheck?.sealed ?? null),
       batch.map((m) => m.deliveryId ?? null),
       batch.map((m) => m.createdAt),
-      batch.map((m) => bodyOf(m.message, false)),
-      batch.map((m) => bodyOf(m.message, true)),
+      batch.map((m) => bodyOf(m.message)),
     ]);
     if (rows.some((r) => r.inserted)) this.events.written();
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -251,10 +248,9 @@ function isIdTaken(err: unknown): boolean {
 
 /**
  * The message's JSON from its first field on, without channel and author (the statement puts
- * those in front): the message as REST returns it, or — `redacted` — without its content.
+ * those in front): the message as REST returns it.
  */
-function bodyOf(message: MessageResponse, redacted: boolean): string {
+function bodyOf(message: MessageResponse): string {
   const { channel_id: _channel, author: _author, ...rest } = message;
-  const body = redacted ? redactMessage(rest) : rest;
-  return JSON.stringify(body).slice(1);
+  return JSON.stringify(rest).slice(1);
 }
