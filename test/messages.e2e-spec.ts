@@ -12,8 +12,12 @@ import {
   type TestGuild,
 } from './helpers/guild-factories';
 
-/** Collects the realtime events of one guild that this app's log delivers. */
-function watchGuild(app: ParleyApp, guildId: string) {
+/**
+ * Collects the realtime events of one guild that this app's log delivers from now on — after
+ * what was committed before (earlier tests' events) has been delivered, so none of it is counted.
+ */
+async function watchGuild(app: ParleyApp, guildId: string) {
+  await app.get(EventLog).syncCommitted(5_000);
   const seen: LoggedEvent[] = [];
   const stop = app.get(EventLog).subscribe((events) => {
     for (const e of events) if (e.guildId === guildId && e.t.startsWith('MESSAGE_')) seen.push(e);
@@ -217,7 +221,7 @@ describe('messages: get, edit, delete, and the events each write publishes', () 
   });
 
   it('publishes MESSAGE_CREATE/UPDATE/DELETE for user and webhook messages, and nothing for refused writes', async () => {
-    const watch = watchGuild(app, g.guildId);
+    const watch = await watchGuild(app, g.guildId);
     try {
       const created = await post(member, { content: 'watched', nonce: 'w1' });
       const hook = await createWebhook(app, owner.token, g.channelId);

@@ -7,7 +7,7 @@ import {
   type TextChannel,
 } from 'discord.js';
 import type { ParleyApp } from '../../src/app.setup';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { transformRepoHost } from '../../src/modules/webhooks/transformers/repohost.transformer';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
@@ -38,7 +38,7 @@ describe('gateway: an unmodified discord.js bot', () => {
   let user: GatewayClient;
 
   beforeAll(async () => {
-    port = await freePort();
+    port = await serverPort();
     app = await createTestApp({ env: { GATEWAY_URL: `ws://127.0.0.1:${port}/gateway` } });
     await app.listen(port, '127.0.0.1');
     owner = await registerUser(app);

@@ -8,7 +8,7 @@ import {
   type User,
 } from 'discord.js';
 import type { ParleyApp } from '../../src/app.setup';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { createAdminKey } from '../helpers/admin';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
@@ -39,7 +39,7 @@ describe('gateway: every change announced, to discord.js caches and raw sessions
   const install = (application: TestApplication) => installBot(app, owner, application, g.guildId);
 
   beforeAll(async () => {
-    port = await freePort();
+    port = await serverPort();
     app = await createTestApp({ env: { GATEWAY_URL: `ws://127.0.0.1:${port}/gateway` } });
     await app.listen(port, '127.0.0.1');
     owner = await registerUser(app);

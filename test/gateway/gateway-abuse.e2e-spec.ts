@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import type { ParleyApp } from '../../src/app.setup';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { createAdminKey } from '../helpers/admin';
 import { createTestApp, http, isolatedDatabase } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
@@ -35,7 +35,7 @@ describe('gateway under abuse', () => {
     let url: string;
     let user: TestUser;
     beforeAll(async () => {
-      const port = await freePort();
+      const port = await serverPort();
       app = await createTestApp({
         env: {
           GATEWAY_URL: `ws://127.0.0.1:${port}/gateway`,
@@ -66,7 +66,7 @@ describe('gateway under abuse', () => {
 
   describe('upgrades per address', () => {
     it('refuses the upgrades past the per-minute budget with 429', async () => {
-      const port = await freePort();
+      const port = await serverPort();
       const app = await createTestApp({
         env: {
           GATEWAY_URL: `ws://127.0.0.1:${port}/gateway`,
@@ -91,7 +91,7 @@ describe('gateway under abuse', () => {
     let url: string;
     let owner: TestUser;
     beforeAll(async () => {
-      const port = await freePort();
+      const port = await serverPort();
       app = await createTestApp({ env: { GATEWAY_URL: `ws://127.0.0.1:${port}/gateway` } });
       await app.listen(port, '127.0.0.1');
       url = `ws://127.0.0.1:${port}/gateway`;
@@ -171,7 +171,7 @@ describe('gateway under abuse', () => {
       db = await isolatedDatabase();
       const target = new URL(db.url);
       proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
-      const port = await freePort();
+      const port = await serverPort();
       app = await createTestApp({
         env: {
           DATABASE_URL: proxy.rewrite(db.url),
@@ -230,7 +230,7 @@ describe('gateway under abuse', () => {
       const db = await isolatedDatabase();
       const prefix = `abuse${process.pid}:`;
       const lines: string[] = [];
-      const port = await freePort();
+      const port = await serverPort();
       const app = await createTestApp({
         env: {
           DATABASE_URL: db.url,

@@ -2,7 +2,7 @@ import { fixtureQuery } from '../helpers/fixtures';
 import { DataSource } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
 import { SnowflakeService } from '../../src/common/snowflake/snowflake.service';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient, type Frame } from '../helpers/gateway-client';
@@ -44,7 +44,7 @@ describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
       .send({ content });
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await serverPort();
     app = await createTestApp({
       env: {
         GATEWAY_URL: `ws://127.0.0.1:${port}/gateway`,

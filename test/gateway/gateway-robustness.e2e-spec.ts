@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ParleyApp } from '../../src/app.setup';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { GatewayServer } from '../../src/modules/gateway/gateway.server';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
@@ -18,7 +18,7 @@ describe('gateway robustness', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await serverPort();
     app = await createTestApp({ env: { GATEWAY_URL: `ws://127.0.0.1:${port}/gateway` } });
     await app.listen(port, '127.0.0.1');
     url = `ws://127.0.0.1:${port}/gateway`;

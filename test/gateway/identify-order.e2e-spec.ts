@@ -1,6 +1,6 @@
 import { DataSource, type QueryRunner } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser } from '../helpers/factories';
 import { GatewayClient } from '../helpers/gateway-client';
@@ -13,7 +13,7 @@ describe('gateway identify: a change committed before it is in the snapshot, not
   const open: GatewayClient[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await serverPort();
     app = await createTestApp({ env: { GATEWAY_URL: `ws://127.0.0.1:${port}/gateway` } });
     await app.listen(port, '127.0.0.1');
     url = `ws://127.0.0.1:${port}/gateway`;

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { DataSource } from 'typeorm';
 import { sha256 } from '../../src/common/crypto/tokens';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import {
@@ -55,7 +55,7 @@ async function relyingParty(
 
 /** Starts an app that knows its own URL (openid-client checks the issuer against it). */
 async function listeningApp(env: Record<string, string> = {}) {
-  const port = await freePort();
+  const port = await serverPort();
   const issuer = `http://127.0.0.1:${port}`;
   const app = await createTestApp({ env: { PUBLIC_URL: issuer, ...env } });
   await app.listen(port, '127.0.0.1');
@@ -129,7 +129,7 @@ describe('Sign in with Parley: OpenID Connect with the real openid-client v6', (
         redirect_uris: [RP_REDIRECT],
       });
     });
-    afterAll(() => app.close());
+    afterAll(() => app?.close());
 
     it('discovers, runs code + PKCE + nonce, validates the ID token (JWKS signature, iss, aud, nonce) and matches userinfo', async () => {
       const startedAt = Math.floor(Date.now() / 1000);
@@ -182,7 +182,7 @@ describe('Sign in with Parley: OpenID Connect with the real openid-client v6', (
         .toString();
       ({ app, issuer } = await listeningApp({ OIDC_SIGNING_KEY: key }));
     });
-    afterAll(() => app.close());
+    afterAll(() => app?.close());
 
     it('signs EdDSA, announces it in discovery, and openid-client verifies it', async () => {
       const disco = await http(app).get('/.well-known/openid-configuration');
@@ -211,7 +211,7 @@ describe('OpenID Connect provider (supertest)', () => {
     user = await registerUser(app);
     client = await createApplication(app, await registerUser(app));
   });
-  afterAll(() => app.close());
+  afterAll(() => app?.close());
 
   async function jwks() {
     const res = await http(app).get('/v1/oauth2/keys');

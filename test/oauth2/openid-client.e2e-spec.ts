@@ -7,7 +7,7 @@ import { sha256 } from '../../src/common/crypto/tokens';
 import { createTestApp } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { createApplication, type TestApplication } from '../helpers/oauth2-factories';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 
 const run = promisify(execFile);
 const SCRIPT = join(__dirname, 'openid-client-flow.mjs');
@@ -34,7 +34,7 @@ describe('OAuth2 with the real openid-client v6', () => {
   beforeAll(async () => {
     // openid-client checks that the metadata's issuer equals the URL it discovered, so the app must
     // know its own URL at boot: reserve a free port first, then listen on it.
-    const port = await freePort();
+    const port = await serverPort();
     issuer = `http://127.0.0.1:${port}`;
     app = await createTestApp({ env: { PUBLIC_URL: issuer } });
     await app.listen(port, '127.0.0.1');

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 
 export interface TestRedis {
   url: string;
@@ -13,7 +13,7 @@ export interface TestRedis {
  */
 export async function startTestRedis(): Promise<TestRedis> {
   const bin = process.env.REDIS_SERVER_BIN ?? 'redis-server';
-  const port = await freePort();
+  const port = await serverPort();
   const child: ChildProcess = spawn(
     bin,
     ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],

@@ -1,6 +1,6 @@
 import type { ParleyApp } from '../../src/app.setup';
 import type { Browser, Page } from 'playwright-core';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
 import { createTestApp } from '../helpers/app';
 import { launchChromium, openDocs as openSwaggerUi } from './swagger-ui';
@@ -18,7 +18,7 @@ describe('Swagger UI as an admin console (headless Chromium)', () => {
   let admin: TestAdminKey;
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await serverPort();
     base = `http://127.0.0.1:${port}`;
     // PUBLIC_URL is the document's server, so "Execute" must reach this very process.
     app = await createTestApp({ env: { PUBLIC_URL: base } });

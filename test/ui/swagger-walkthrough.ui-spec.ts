@@ -1,6 +1,6 @@
 import type { ParleyApp } from '../../src/app.setup';
 import type { Browser } from 'playwright-core';
-import { freePort } from '../../src/common/http/free-port';
+import { serverPort } from '../helpers/ports';
 import { createTestApp, unique } from '../helpers/app';
 import { jsonOf, launchChromium, SwaggerUi, type ShownResponse } from './swagger-ui';
 
@@ -18,7 +18,7 @@ describe('Swagger UI as the console: the examples work end to end (headless Chro
   let base: string;
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await serverPort();
     base = `http://127.0.0.1:${port}`;
     // PUBLIC_URL is the document's server, so "Execute" must reach this very process.
     app = await createTestApp({ env: { PUBLIC_URL: base } });
