@@ -59,7 +59,7 @@ export function carriesContent(event: Pick<LoggedEvent, 't'>): boolean {
 }
 
 /** A message as a bot without MESSAGE_CONTENT sees it (Discord's rule): no content. */
-export function redactMessage<T extends object>(message: T): T {
+function redactMessage<T extends object>(message: T): T {
   return { ...message, content: '', embeds: [], attachments: [], components: [] };
 }
 

@@ -18,7 +18,7 @@ const INSERT_EVENTS = `
                 $7::text[]) AS v(t, g, c, u, a, m, d)`;
 
 /** The columns of `events` as INSERT_EVENTS takes them. */
-export function outboxParameters(events: RealtimeEvent[]): unknown[][] {
+function outboxParameters(events: RealtimeEvent[]): unknown[][] {
   const cols: unknown[][] = [[], [], [], [], [], [], []];
   for (const e of events) {
     cols[0].push(e.t);
