@@ -17,6 +17,7 @@ import { SsoNonceSealed1795615031630 } from './1795615031630-SsoNonceSealed';
 import { MessageEditsMentions1795700000000 } from './1795700000000-MessageEditsMentions';
 import { RealtimeEventOutbox1795800000000 } from './1795800000000-RealtimeEventOutbox';
 import { ManagedRoles1795800001000 } from './1795800001000-ManagedRoles';
+import { ApplicationVerifyKeys1795900000000 } from './1795900000000-ApplicationVerifyKeys';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -44,4 +45,5 @@ export const MIGRATIONS: MixedList<Function> = [
   MessageEditsMentions1795700000000,
   RealtimeEventOutbox1795800000000,
   ManagedRoles1795800001000,
+  ApplicationVerifyKeys1795900000000,
 ];

@@ -20,7 +20,10 @@ function expect429(
   const retryAfter = Number(res.headers['retry-after']);
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(res.headers['x-ratelimit-global']).toBe(String(global));
+  // As Discord: the global header only when the global limit was hit; the scope on every 429.
+  expect(res.headers['x-ratelimit-global']).toBe(global ? 'true' : undefined);
+  expect(res.headers['x-ratelimit-scope']).toBe(global ? 'global' : 'user');
+  expect(Number(res.headers['x-ratelimit-reset-after'])).toBeGreaterThan(0);
   expect(res.headers['x-ratelimit-remaining']).toBe('0');
   const now = Math.floor(Date.now() / 1000);
   expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThanOrEqual(now);

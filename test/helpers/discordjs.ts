@@ -1,16 +1,16 @@
 import { Client, Events, type GatewayIntentBits } from 'discord.js';
 
 /**
- * An unmodified discord.js 14 client logged in to Parley on `port`: only `rest.api` and
- * `rest.version` point it there (it finds the gateway through GET /gateway/bot). Resolves once
- * it is ready.
+ * An unmodified discord.js 14 client logged in to Parley on `port`: only `rest.api` points it
+ * there, at Discord's path layout (`/api`, discord.js adds `/v10`; it finds the gateway through
+ * GET /gateway/bot). Resolves once it is ready.
  */
 export async function loginDiscordJs(
   port: number,
   token: string,
   intents: GatewayIntentBits[],
 ): Promise<Client> {
-  const client = new Client({ intents, rest: { api: `http://127.0.0.1:${port}`, version: '1' } });
+  const client = new Client({ intents, rest: { api: `http://127.0.0.1:${port}/api` } });
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(token);
   await ready;

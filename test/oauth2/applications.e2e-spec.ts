@@ -272,7 +272,13 @@ describe('OAuth2 applications and bots', () => {
     });
     expect(me.body.bot).not.toHaveProperty('token');
 
-    const users = await http(app).get('/v1/users/@me').set('Authorization', `Bot ${a.botToken}`);
+    // GET /users/@me is the bot user (Discord's login call); a route for users only refuses bots.
+    const self = await http(app).get('/v1/users/@me').set('Authorization', `Bot ${a.botToken}`);
+    expect(self.status).toBe(200);
+    expect(self.body).toMatchObject({ id: a.botUserId, bot: true, email: null });
+    const users = await http(app)
+      .get('/v1/users/@me/applications')
+      .set('Authorization', `Bot ${a.botToken}`);
     expect(users.status).toBe(403);
     expect(users.body.code).toBe('ACCESS_DENIED');
 

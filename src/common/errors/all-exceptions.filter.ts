@@ -6,6 +6,7 @@ import { ERROR_TABLE, ErrorCode } from './error-code';
 import { OAuthError } from './oauth-error';
 import { databaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
 import type { HttpRequest } from '../http/http-types';
+import { discordErrorBody, isDiscordUrl } from '../http/discord-dialect';
 import { HttpPlatform } from '../http/platform/http-platform';
 import { DatabaseOutageTracker } from '../lifecycle/database-outage.tracker';
 
@@ -93,15 +94,24 @@ export interface ErrorReply {
   body: object;
 }
 
+/** What the reply of an error depends on in its request (both frameworks' requests have it). */
+export interface ErroredRequest {
+  headers: IncomingHttpHeaders;
+  /** The URL as sent: Discord's paths answer in Discord's form (discord-dialect.ts). */
+  originalUrl: string;
+}
+
 /**
- * The reply of an error: ARCHITECTURE.md §5's envelope, or RFC 6749's `{error,
- * error_description}` with `Cache-Control: no-store` for an OAuthError. `requestHeaders` decide
- * whether a Basic challenge goes with an `invalid_client` (challengeWanted).
+ * The reply of an error: ARCHITECTURE.md §5's envelope (Discord's error body on Discord's
+ * paths), or RFC 6749's `{error, error_description}` with `Cache-Control: no-store` for an
+ * OAuthError. The request's headers decide whether a Basic challenge goes with an
+ * `invalid_client` (challengeWanted).
  */
 export function errorReplyOf(
   error: ApiError | OAuthError,
-  requestHeaders: IncomingHttpHeaders | undefined,
+  req: ErroredRequest | undefined,
 ): ErrorReply {
+  const requestHeaders = req?.headers;
   if (error instanceof OAuthError) {
     const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
     for (const [k, v] of Object.entries(error.headers)) {
@@ -113,6 +123,13 @@ export function errorReplyOf(
       headers,
       body: { error: error.error, error_description: error.description },
     };
+  }
+  if (isDiscordUrl(req?.originalUrl)) {
+    // discord.py waits out a 429 only when a proxy (`Via`) sent it; without one it takes the
+    // answer for a Cloudflare ban and raises. Parley's 429 is a real rate limit: say so.
+    const headers =
+      error.status === 429 ? { ...error.headers, Via: '1.1 parley' } : error.headers;
+    return { status: error.status, headers, body: discordErrorBody(error) };
   }
   return { status: error.status, headers: error.headers, body: error.toBody() };
 }

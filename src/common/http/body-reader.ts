@@ -16,7 +16,12 @@ import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-code';
 import { OAuthError } from '../errors/oauth-error';
 import { checkJsonText } from './json-check';
-import { type JsonLimits, MAX_DTO_JSON_ITEMS, MAX_JSON_DEPTH } from './json-limits';
+import {
+  type JsonLimits,
+  MAX_DTO_JSON_ITEMS,
+  MAX_JSON_DEPTH,
+  quoteUnsafeIntegers,
+} from './json-limits';
 import type { BodyPolicy } from './route-policy';
 
 /** Media types a JSON body may be declared as. */
@@ -29,12 +34,38 @@ type Middleware = (
   next: (err?: unknown) => void,
 ) => void;
 
-/** body-parser's `verify` hook running checkJsonText on the exact bytes it is about to parse. */
+/** The bytes of a JSON body that holds integers JSON.parse would round (set by the verifier). */
+const LONG_INTEGERS = Symbol('parley.longIntegers');
+type VerifiedRequest = IncomingMessage & { body?: unknown; [LONG_INTEGERS]?: Buffer };
+
+/**
+ * body-parser's `verify` hook running checkJsonText on the exact bytes it is about to parse; a
+ * body with digit runs long enough to exceed 2^53 is kept for `keepLongIntegers`.
+ */
 export function jsonBodyVerifier(
   limits: JsonLimits,
 ): (req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string) => void {
-  return (_req, _res, body, encoding) => checkJsonText(body, encoding, limits);
+  return (req, _res, body, encoding) => {
+    const found = { longDigitRuns: false };
+    checkJsonText(body, encoding, limits, found);
+    if (found.longDigitRuns) (req as VerifiedRequest)[LONG_INTEGERS] = body;
+  };
 }
+
+/**
+ * After body-parser: a body that holds integers beyond 2^53 is parsed again with those written as
+ * strings (quoteUnsafeIntegers), so a snowflake sent as a JSON number keeps its digits. Only such
+ * bodies pay for it.
+ */
+const keepLongIntegers: Middleware = (req, _res, next) => {
+  const verified = req as VerifiedRequest;
+  const bytes = verified[LONG_INTEGERS];
+  if (bytes) {
+    verified[LONG_INTEGERS] = undefined;
+    verified.body = JSON.parse(quoteUnsafeIntegers(bytes.toString('utf8'))) as unknown;
+  }
+  next();
+};
 
 /** Runs body-parser middlewares one after the other on the raw request, like Express would. */
 function chain(...parsers: Middleware[]): Middleware {
@@ -98,6 +129,7 @@ export class BodyReader implements CanActivate, OnModuleInit {
     const dto = (limit: number) =>
       chain(
         bodyParser.json({ limit, type: JSON_TYPES, verify }),
+        keepLongIntegers,
         // Flat `key=value` pairs (no `a[b]` nesting, no prototype keys), at most 1,000; a repeated
         // key is an array of strings.
         bodyParser.urlencoded({ limit, extended: false }),

@@ -1,4 +1,9 @@
-import { MAX_DTO_JSON_ITEMS, MAX_JSON_DEPTH, scanJsonText } from './json-limits';
+import {
+  MAX_DTO_JSON_ITEMS,
+  MAX_JSON_DEPTH,
+  quoteUnsafeIntegers,
+  scanJsonText,
+} from './json-limits';
 
 const scan = (text: string, maxDepth = MAX_JSON_DEPTH, maxItems = Infinity) =>
   scanJsonText(Buffer.from(text, 'utf8'), { maxDepth, maxItems });
@@ -160,5 +165,40 @@ describe('scanJsonText: items and escapes', () => {
       expect(() => scan(text)).not.toThrow();
     }
     expect(scan('"\\uzzzz"')).toBeNull();
+  });
+});
+
+describe('integers beyond 2^53 (snowflakes sent as JSON numbers)', () => {
+  const longRuns = (text: string) => {
+    const found = { longDigitRuns: false };
+    scanJsonText(Buffer.from(text, 'utf8'), { maxDepth: 10, maxItems: 100 }, found);
+    return found.longDigitRuns;
+  };
+
+  it('notices 16-digit runs outside strings only', () => {
+    expect(longRuns('{"id": 1234567890123456789}')).toBe(true);
+    expect(longRuns('[1, 2.1234567890123456]')).toBe(true);
+    expect(longRuns('{"id": "1234567890123456789"}')).toBe(false);
+    expect(longRuns('{"n": 123456789012345}')).toBe(false);
+  });
+
+  it('quotes exactly the unsafe integers, and nothing in strings', () => {
+    const text =
+      '{"a": 1234567890123456789, "b": [-9007199254740993, 9007199254740991], ' +
+      '"c": "9999999999999999999", "d": 1.23456789012345678, "e": 12345678901234567e2, ' +
+      '"f\\"": 99999999999999999999}';
+    expect(JSON.parse(quoteUnsafeIntegers(text))).toEqual({
+      a: '1234567890123456789',
+      b: ['-9007199254740993', 9007199254740991],
+      c: '9999999999999999999',
+      d: Number('1.23456789012345678'),
+      e: Number('12345678901234567e2'),
+      'f"': '99999999999999999999',
+    });
+  });
+
+  it('leaves text without unsafe integers as it is', () => {
+    const text = '{"a": 1, "b": "12345678901234567890"}';
+    expect(quoteUnsafeIntegers(text)).toBe(text);
   });
 });

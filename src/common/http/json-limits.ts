@@ -27,6 +27,12 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const LETTER_U = 0x75;
+const LETTER_E = 0x65;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
 
 /** The value of one hex digit byte, or -1. */
 function hexDigit(b: number): number {
@@ -56,7 +62,11 @@ function escapedUnit(text: Uint8Array, at: number): number {
  * count; multi-byte UTF-8 sequences never contain ASCII bytes, so scanning bytes is exact. Text that
  * is not JSON is left for JSON.parse to refuse. Iterative, allocation-free, O(length).
  */
-export function scanJsonText(text: Uint8Array, limits: JsonLimits): JsonTextIssue | null {
+export function scanJsonText(
+  text: Uint8Array,
+  limits: JsonLimits,
+  found?: JsonTextFindings,
+): JsonTextIssue | null {
   const { maxDepth, maxItems } = limits;
   const n = text.length;
   let depth = 0;
@@ -89,7 +99,62 @@ export function scanJsonText(text: Uint8Array, limits: JsonLimits): JsonTextIssu
       depth--;
     } else if (b === COMMA) {
       if (++items > maxItems) return 'too-many-items';
+    } else if (b >= DIGIT_0 && b <= DIGIT_9) {
+      let j = i;
+      while (j < n && text[j] >= DIGIT_0 && text[j] <= DIGIT_9) j++;
+      // 16 digits or more may be above 2^53 (JSON.parse would round it): quoteUnsafeIntegers
+      // decides exactly.
+      if (found && j - i + 1 >= 16) found.longDigitRuns = true;
+      i = j;
     }
   }
   return null;
+}
+
+/** What scanJsonText noticed besides refusals. */
+export interface JsonTextFindings {
+  /** A run of 16 or more digits outside strings: maybe an integer JSON.parse would round. */
+  longDigitRuns: boolean;
+}
+
+/**
+ * The JSON text with every integer literal beyond Number.MAX_SAFE_INTEGER written as a string
+ * (`{"id": 1234567890123456789}` → `{"id": "1234567890123456789"}`): snowflakes sent as JSON
+ * numbers (discord.py sends `message_reference.message_id`, bulk-delete `messages` and op 8's
+ * `guild_id` so) keep every digit, as strings, which is how Parley takes snowflakes anyway.
+ * Numbers with a fraction or an exponent, and safe integers, are left as they are. Text that is
+ * not JSON is left for JSON.parse to refuse.
+ */
+export function quoteUnsafeIntegers(text: string): string {
+  let out = '';
+  let from = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i++);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === MINUS || (c >= DIGIT_0 && c <= DIGIT_9)) {
+      const start = i;
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        const numeric =
+          (d >= DIGIT_0 && d <= DIGIT_9) || d === DOT || d === PLUS || d === MINUS;
+        if (numeric || (d | 32) === LETTER_E) i++;
+        else break;
+      }
+      const literal = text.slice(start, i);
+      if (/^-?\d{16,}$/.test(literal) && !Number.isSafeInteger(Number(literal))) {
+        out += `${text.slice(from, start)}"${literal}"`;
+        from = i;
+      }
+    } else i++;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }

@@ -272,8 +272,20 @@ const RETRY_HEADERS = (status: number): ResponseObject['headers'] => ({
           description: 'Unix timestamp (seconds) when the limit resets',
           schema: { type: 'integer' },
         },
+        'X-RateLimit-Reset-After': {
+          description: 'Seconds until the limit resets',
+          schema: { type: 'number' },
+        },
+        'X-RateLimit-Bucket': {
+          description: 'The bucket that was counted',
+          schema: { type: 'string' },
+        },
+        'X-RateLimit-Scope': {
+          description: '`user` (the caller’s own bucket), `shared` (a resource’s) or `global`',
+          schema: { type: 'string', enum: ['user', 'shared', 'global'] },
+        },
         'X-RateLimit-Global': {
-          description: 'Whether the global limit was hit',
+          description: 'Present (`true`) only when the global limit was hit',
           schema: { type: 'boolean' },
         },
       }

@@ -19,8 +19,9 @@ import type { ParleyRequest } from '../auth/caller';
 import type { BucketTracker } from '../../config/rate-limit.config';
 
 /**
- * @nestjs/throttler with ARCHITECTURE.md §5's wire format: `X-RateLimit-Reset` as an epoch, and on 429
- * `{code, message, retry_after, global}` with `Retry-After` and `X-RateLimit-Global`. Which buckets
+ * @nestjs/throttler with ARCHITECTURE.md §5's wire format, Discord's headers: `X-RateLimit-Reset` as
+ * an epoch, `-Reset-After` in seconds, `-Bucket`; on 429 `{code, message, retry_after, global}` with
+ * `Retry-After`, `X-RateLimit-Scope` and, for the global limit only, `X-RateLimit-Global: true`. Which buckets
  * apply to a route is decided by each throttler's `skipIf` (see rate-limit.module.ts).
  */
 @Injectable()
@@ -80,22 +81,26 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
     // Each bucket overwrites the headers, and the base class orders the throttlers shortest
     // window first: the longest window counted has the last word (with the default table the
     // route's own bucket, if any, over `global`'s 1 s). X-RateLimit-Bucket names it.
-    const resetAt = Math.ceil(Date.now() / 1000) + Math.max(0, record.timeToExpire);
+    const resetAfter = Math.max(0, record.timeToExpire);
     res.header('X-RateLimit-Limit', String(limit));
     res.header('X-RateLimit-Remaining', String(Math.max(0, limit - record.totalHits)));
-    res.header('X-RateLimit-Reset', String(resetAt));
+    res.header('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + resetAfter));
+    res.header('X-RateLimit-Reset-After', String(resetAfter));
     res.header('X-RateLimit-Bucket', name);
     if (record.isBlocked) {
       this.metrics.rateLimited(name);
       const retryAfter = Math.max(1, record.timeToBlockExpire);
+      const global = name === 'global';
       res.header('X-RateLimit-Remaining', '0');
       res.header('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + retryAfter));
-      throw new ApiError(
-        ErrorCode.RateLimited,
-        undefined,
-        { retry_after: retryAfter, global: name === 'global' },
-        { 'Retry-After': String(retryAfter), 'X-RateLimit-Global': String(name === 'global') },
-      );
+      res.header('X-RateLimit-Reset-After', String(retryAfter));
+      // As Discord: `X-RateLimit-Global` only when the global limit was hit; the scope on a 429.
+      const headers: Record<string, string> = {
+        'Retry-After': String(retryAfter),
+        'X-RateLimit-Scope': global ? 'global' : scopeOf(throttler),
+      };
+      if (global) headers['X-RateLimit-Global'] = 'true';
+      throw new ApiError(ErrorCode.RateLimited, undefined, { retry_after: retryAfter, global }, headers);
     }
     return true;
   }
@@ -112,6 +117,14 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
       global: false,
     });
   }
+}
+
+/**
+ * Discord's `X-RateLimit-Scope` of a bucket: `user` when the caller's own requests filled it,
+ * `shared` when it is a resource's (a webhook's execute bucket counts every sender).
+ */
+function scopeOf(throttler: ThrottlerOptions): 'user' | 'shared' {
+  return (throttler as { tracker?: BucketTracker }).tracker === 'webhook' ? 'shared' : 'user';
 }
 
 /** Builds the tracker of a bucket: who is being counted. */

@@ -47,6 +47,8 @@ function routeLimits(reflector: Reflector, context: ExecutionContext): RateLimit
             const bucket = config.rateLimits.buckets[name];
             return {
               name,
+              // Read back for the 429's X-RateLimit-Scope (parley-throttler.guard.ts).
+              tracker: bucket.tracker,
               limit: bucket.limit,
               ttl: bucket.ttlMs,
               blockDuration: bucket.ttlMs,

@@ -79,6 +79,6 @@ export function rateLimited(retryAfterSeconds: number): ApiError {
     ErrorCode.RateLimited,
     undefined,
     { retry_after: retryAfter, global: false },
-    { 'Retry-After': String(retryAfter), 'X-RateLimit-Global': 'false' },
+    { 'Retry-After': String(retryAfter), 'X-RateLimit-Scope': 'user' },
   );
 }

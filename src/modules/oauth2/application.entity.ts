@@ -70,6 +70,14 @@ export class ApplicationEntity {
   @Column({ name: 'bot_token_hash', type: 'bytea' })
   botTokenHash: Buffer;
 
+  /** The Ed25519 public key, hex (Discord's `verify_key`); null until first asked for. */
+  @Column({ name: 'verify_key', type: 'varchar', length: 64, nullable: true })
+  verifyKey: string | null;
+
+  /** Its private key (PKCS#8 DER, base64), sealed under SECRET_KEY. */
+  @Column({ name: 'signing_key_encrypted', type: 'text', nullable: true, select: false })
+  signingKeyEncrypted: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

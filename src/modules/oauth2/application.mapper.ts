@@ -6,7 +6,9 @@ import type {
   ApplicationResponse,
   ApplicationsMeResponse,
   BotProfileResponse,
+  DiscordApplicationResponse,
 } from './application.response';
+import { toUserPartial } from '../users/user.mapper';
 import { OAUTH2_SCOPES } from './scopes';
 
 export function toApplicationBot(
@@ -83,5 +85,29 @@ export function toBotProfile(bot: UserEntity): BotProfileResponse {
     avatar: bot.avatar,
     banner: bot.banner,
     bio: bot.bio,
+  };
+}
+
+/** Discord's application object (a bot reading its own application). */
+export function toDiscordApplication(
+  app: ApplicationEntity,
+  parts: { owner: UserEntity; bot: UserEntity; verifyKey: string },
+): DiscordApplicationResponse {
+  return {
+    id: app.id,
+    name: app.name,
+    icon: app.icon,
+    description: app.description ?? '',
+    summary: '',
+    bot_public: app.botPublic,
+    bot_require_code_grant: app.botRequireCodeGrant,
+    owner: toUserPartial(parts.owner),
+    bot: toUserPartial(parts.bot),
+    verify_key: parts.verifyKey,
+    flags: app.flags,
+    rpc_origins: [],
+    team: null,
+    interactions_endpoint_url: null,
+    redirect_uris: app.redirectUris,
   };
 }

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import {
   ApiBody,
+  ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { BotCaller, Caller, SessionCaller } from '../../common/auth/caller';
@@ -18,6 +20,7 @@ import {
   ApplicationsMeResponse,
   BotProfileResponse,
   BotTokenResetResponse,
+  DiscordApplicationResponse,
 } from './application.response';
 import { RequestAudit, type AuditContext } from '../audit/audit-context';
 import { ApiAuditReason } from '../audit/audit-reason.decorator';
@@ -75,16 +78,34 @@ export class ApplicationsController {
     return this.apps.create(caller.userId, dto);
   }
 
-  /** The caller's applications (no secrets). */
+  /**
+   * The caller's applications (no secrets); a bot gets its own application as Discord's
+   * application object (what discord.py reads at login).
+   */
   @Get('oauth2/applications/@me')
-  @Auth({ kind: 'user' })
+  @Auth({ kind: ['user', 'bot'] })
   @ApiOperation({
     operationId: 'list_oauth2_applications',
     summary: 'List my applications',
-    description: 'The caller’s applications, without their secrets.',
+    description:
+      'With a session token: the caller’s applications, without their secrets. With a bot ' +
+      'token: the bot’s own application as Discord’s application object (`owner`, `verify_key`, ' +
+      '`rpc_origins`, `team`, …), as Discord answers a bot.',
   })
-  @ApiOkResponse({ type: [ApplicationResponse], description: 'The caller’s applications.' })
-  listMine(@CurrentCaller() caller: Caller): Promise<ApplicationResponse[]> {
+  @ApiExtraModels(ApplicationResponse, DiscordApplicationResponse)
+  @ApiOkResponse({
+    description: 'The caller’s applications; for a bot token, the bot’s application.',
+    schema: {
+      oneOf: [
+        { type: 'array', items: { $ref: getSchemaPath(ApplicationResponse) } },
+        { $ref: getSchemaPath(DiscordApplicationResponse) },
+      ],
+    },
+  })
+  listMine(
+    @CurrentCaller() caller: Caller,
+  ): Promise<ApplicationResponse[] | DiscordApplicationResponse> {
+    if (caller.kind === 'bot') return this.apps.getDiscordApplication(caller.applicationId);
     return this.apps.listOwned(caller.userId);
   }
 

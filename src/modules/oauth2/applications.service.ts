@@ -14,18 +14,21 @@ import { ReauthService } from '../auth/mfa/reauth.service';
 import { UsersService } from '../users/users.service';
 import { slugifyUsername } from '../users/username-slug';
 import { ApplicationEntity } from './application.entity';
+import { ApplicationKeys } from './application-keys';
 import { BOT_GUILD_INSTALLER, type BotGuildInstaller } from './bot-guild-installer.port';
 import {
   toApplication,
   toApplicationBot,
   toApplicationPublic,
   toApplicationsMe,
+  toDiscordApplication,
 } from './application.mapper';
 import type {
   ApplicationPublicResponse,
   ApplicationResponse,
   ApplicationsMeResponse,
   BotTokenResetResponse,
+  DiscordApplicationResponse,
 } from './application.response';
 import type { ApplicationCreateDto, ApplicationUpdateDto } from './dto/application.dto';
 import { redirectUriErrors } from './redirect-uris';
@@ -55,6 +58,7 @@ export class ApplicationsService implements OnModuleInit {
     private readonly notifications: DatabaseNotifications,
     private readonly audit: AuditLog,
     @Inject(BOT_GUILD_INSTALLER) private readonly installer: BotGuildInstaller,
+    private readonly keys: ApplicationKeys,
   ) {}
 
   onModuleInit(): void {
@@ -107,6 +111,7 @@ export class ApplicationsService implements OnModuleInit {
       const bot = await this.users.getById(created.id, m);
       const id = this.snowflakes.next();
       const botToken = newBotToken(id);
+      const { verifyKey, signingKeyEncrypted } = this.keys.newKeyPair();
       const app = m.getRepository(ApplicationEntity).create({
         id,
         ownerId,
@@ -121,6 +126,8 @@ export class ApplicationsService implements OnModuleInit {
         botFlags: 0,
         clientSecretHash: sha256(clientSecret),
         botTokenHash: botToken.hash,
+        verifyKey,
+        signingKeyEncrypted,
         createdAt: new Date(),
       });
       await m.getRepository(ApplicationEntity).insert(app);
@@ -275,6 +282,18 @@ export class ApplicationsService implements OnModuleInit {
     this.changed(app.id);
     const bot = await this.users.getById(app.botUserId);
     return { token: botToken.token, bot: toApplicationBot(app, bot, botToken.token) };
+  }
+
+  /** Discord's application object of the calling bot's application. */
+  async getDiscordApplication(applicationId: string): Promise<DiscordApplicationResponse> {
+    const app = await this.find(applicationId);
+    if (!app) throw new ApiError(ErrorCode.UnknownApplication);
+    const [owner, bot, verifyKey] = await Promise.all([
+      this.users.getById(app.ownerId),
+      this.users.getById(app.botUserId),
+      this.keys.verifyKeyOf(app),
+    ]);
+    return toDiscordApplication(app, { owner, bot, verifyKey });
   }
 
   async getForBot(applicationId: string): Promise<ApplicationsMeResponse> {

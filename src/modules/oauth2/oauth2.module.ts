@@ -12,6 +12,7 @@ import { ApplicationEntity } from './application.entity';
 import { ApplicationFlagsReader, CachedApplicationFlags } from './application-flags.port';
 import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
+import { ApplicationKeys } from './application-keys';
 import { BOT_GUILD_INSTALLER } from './bot-guild-installer.port';
 import { BotProfileService } from './bot-profile.service';
 import { BotTokenResolver } from './bot-tokens.resolver';
@@ -65,6 +66,7 @@ import { OidcKeyStore } from './oidc-keys';
   providers: [
     OAuth2Maintenance,
     ApplicationsService,
+    ApplicationKeys,
     BotProfileService,
     BotTokenResolver,
     ConsentService,

@@ -46,6 +46,7 @@ export function maskPhone(phone: string | null): string | null {
 export function toUserPrivate(user: UserEntity): UserPrivateResponse {
   return {
     ...toUserPartial(user),
+    public_flags: user.flags,
     email: user.email,
     verified: user.emailVerified,
     phone: maskPhone(user.phone),

@@ -20,6 +20,8 @@ export class UserPartialResponse {
 
 /** The calling user (`GET /users/@me`). */
 export class UserPrivateResponse extends UserPartialResponse {
+  /** The same PublicUserFlags as `flags`, under Discord's name for them. */
+  public_flags: number;
   email: string | null;
   /** Whether the e-mail address has been verified. */
   verified: boolean;

@@ -11,12 +11,21 @@ import { UsersService } from './users.service';
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
-  /** The calling user's account. */
+  /** The calling user's account; with a bot token, the bot user (Discord's login call). */
   @Get('@me')
-  @Auth({ kind: 'user' })
-  @ApiOperation({ operationId: 'get_current_user', summary: 'Get my account' })
+  @Auth({ kind: ['user', 'bot'] })
+  @ApiOperation({
+    operationId: 'get_current_user',
+    summary: 'Get my account',
+    description:
+      'The calling user’s account. With a bot token, the application’s bot user (`bot: true`, ' +
+      '`email` null, `verified` true): bot libraries call this to log in.',
+  })
   @ApiOkResponse({ type: UserPrivateResponse, description: 'The calling user’s account.' })
   async me(@CurrentCaller() caller: Caller): Promise<UserPrivateResponse> {
-    return toUserPrivate(await this.users.getProfile(caller.userId));
+    const user = toUserPrivate(await this.users.getProfile(caller.userId));
+    // Discord's bot users are verified (they have no e-mail to verify).
+    if (caller.kind === 'bot') user.verified = true;
+    return user;
   }
 }

@@ -11,7 +11,14 @@ import type { OAuthError } from '../../errors/oauth-error';
 import type { HttpRequest } from '../http-types';
 import { lingerOnClose } from '../lingering-close';
 import { addRouteWords, isLogged, loggedUrlOf, requestIdOf, requestLineWriter } from '../logging';
-import { HttpPlatform, type PlatformHooks, routedUrl, trustProxyOf } from './http-platform';
+import {
+  HttpPlatform,
+  JSON_TYPE,
+  JSON_WITH_CHARSET,
+  type PlatformHooks,
+  routedUrl,
+  trustProxyOf,
+} from './http-platform';
 import { tracing } from '../../../infra/tracing/trace-hooks';
 
 type ExpressErrorHandler = (err: unknown, req: Request, res: Response, next: NextFunction) => void;
@@ -85,6 +92,8 @@ export class ExpressPlatform extends HttpPlatform {
       // its connection too: draining a body nobody wants would cost as much as reading it.
       const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
       res.writeHead = ((...args: unknown[]) => {
+        if (res.getHeader('Content-Type') === JSON_WITH_CHARSET)
+          res.setHeader('Content-Type', JSON_TYPE);
         if (!req.complete) {
           res.setHeader('Connection', 'close');
           lingerOnClose(req.socket);
@@ -117,7 +126,7 @@ export class ExpressPlatform extends HttpPlatform {
   sendError(req: unknown, res: unknown, error: ApiError | OAuthError): void {
     const response = res as Response;
     if (response.headersSent) return;
-    const { status, headers, body } = errorReplyOf(error, (req as Request | undefined)?.headers);
+    const { status, headers, body } = errorReplyOf(error, req as Request | undefined);
     response.set(headers).status(status).json(body);
   }
 

@@ -11,7 +11,14 @@ import type { OAuthError } from '../../errors/oauth-error';
 import type { HttpRequest } from '../http-types';
 import { lingerOnClose } from '../lingering-close';
 import { addRouteWords, isLogged, loggedUrlOf, requestIdOf, requestLineWriter } from '../logging';
-import { HttpPlatform, type PlatformHooks, routedUrl, trustProxyOf } from './http-platform';
+import {
+  HttpPlatform,
+  JSON_TYPE,
+  JSON_WITH_CHARSET,
+  type PlatformHooks,
+  routedUrl,
+  trustProxyOf,
+} from './http-platform';
 import { tracing } from '../../../infra/tracing/trace-hooks';
 
 /**
@@ -94,6 +101,8 @@ export class FastifyPlatform extends HttpPlatform {
     const { drain } = hooks;
     // The one onSend hook (each costs every response: bench/RESULTS.md, 2026-11-25):
     fastify.addHook('onSend', (req, reply, payload, done) => {
+      if (reply.getHeader('content-type') === JSON_WITH_CHARSET)
+        reply.header('content-type', JSON_TYPE);
       // While shutting down, every response closes its keep-alive connection (graceful-shutdown.ts);
       // a request answered before its body was read (a refused credential, a rate limit) closes
       // its connection too: draining a body nobody wants would cost as much as reading it.
@@ -130,11 +139,14 @@ export class FastifyPlatform extends HttpPlatform {
   sendError(req: unknown, res: unknown, error: ApiError | OAuthError): void {
     const reply = res as FastifyReply;
     if (reply.sent || reply.raw.headersSent) return;
-    const { status, headers, body } = errorReplyOf(
-      error,
-      (req as FastifyRequest | undefined)?.headers,
-    );
-    reply.headers(headers).status(status).send(body);
+    const { status, headers, body } = errorReplyOf(error, req as FastifyRequest | undefined);
+    // Serialised here: Fastify adds `; charset=utf-8` to any JSON type it serialises, and a
+    // framework error (frameworkErrors) never reaches the onSend hook that takes it off.
+    reply
+      .headers(headers)
+      .status(status)
+      .type(JSON_TYPE)
+      .send(Buffer.from(JSON.stringify(body)));
   }
 
   loggedUrlOf(req: HttpRequest): string {

@@ -8,6 +8,7 @@ import type { ApiError } from '../../errors/api-error';
 import type { OAuthError } from '../../errors/oauth-error';
 import type { DrainState } from '../../lifecycle/drain-state';
 import type { HttpRequest } from '../http-types';
+import { discordRoutedUrl } from '../discord-dialect';
 
 /** `HTTP_ADAPTER`: the Nest HTTP adapter Parley runs on. */
 export type HttpAdapterName = 'express' | 'fastify';
@@ -41,6 +42,7 @@ export interface PlatformHooks {
  * folder is the only one that imports either framework. Both platforms give clients the same
  * answers (test/http-parity.e2e-spec.ts):
  *
+ * - JSON answered as `application/json` without a charset (JSON_TYPE);
  * - creating the Nest adapter and its options: trust proxy (`TRUST_PROXY`), `/path/` matched as
  *   `/path`, case-sensitive paths, no ETag or `X-Powered-By`, no body parsing (bodies are read
  *   by the BodyReader guard after the credential and rate-limit checks);
@@ -107,6 +109,14 @@ export abstract class HttpPlatform {
   }
 }
 
+/**
+ * JSON bodies go out as `application/json`, exactly: RFC 8259 defines no charset parameter (JSON
+ * is UTF-8), and discord.py parses a body as JSON only when the type is exactly this. Both
+ * frameworks add `; charset=utf-8` to what they serialise; the platforms take it off.
+ */
+export const JSON_TYPE = 'application/json';
+export const JSON_WITH_CHARSET = 'application/json; charset=utf-8';
+
 /** Root-level aliases of /v1 routes (the discovery documents live at the host's root too). */
 const ROOT_ALIASES = new Set([
   '/.well-known/service',
@@ -114,9 +124,14 @@ const ROOT_ALIASES = new Set([
   '/.well-known/openid-configuration',
 ]);
 
-/** The URL a request is routed as: a root-level alias goes to its /v1 route. */
+/**
+ * The URL a request is routed as: a root-level alias goes to its /v1 route, and so does a
+ * Discord path (`/api/v10/…`, discord-dialect.ts).
+ */
 export function routedUrl(url: string): string {
-  if (url.charCodeAt(1) !== 46 /* '.' */) return url;
+  const second = url.charCodeAt(1);
+  if (second === 97 /* 'a' */) return url.startsWith('/api/') ? discordRoutedUrl(url) : url;
+  if (second !== 46 /* '.' */) return url;
   const q = url.indexOf('?');
   return ROOT_ALIASES.has(q < 0 ? url : url.slice(0, q)) ? `/v1${url}` : url;
 }

@@ -1,0 +1,82 @@
+import type { ParleyApp } from '../../src/app.setup';
+import { createTestApp, http } from '../helpers/app';
+import { runDiscordPy, reportOf, type BotReport } from '../helpers/discordpy';
+import { registerUser, type TestUser } from '../helpers/factories';
+import { createGuild, type TestGuild } from '../helpers/guild-factories';
+import { createApplication, installBot, type TestApplication } from '../helpers/oauth2-factories';
+import { serverPort } from '../helpers/ports';
+
+/**
+ * discord.py 2.2 (Debian's python3-discord), unmodified: test/bots/discordpy_bot.py sets only its
+ * base URLs — `Route.BASE` to Parley's Discord paths and, since discord.py 2.2's `Client` has the
+ * gateway's address built in, `DiscordWebSocket.DEFAULT_GATEWAY`. It logs in (GET /users/@me with
+ * its bot token, then GET /oauth2/applications/@me), connects with zlib-stream, and works through
+ * REST.
+ */
+describe('bots: an unmodified discord.py bot', () => {
+  let app: ParleyApp;
+  let owner: TestUser;
+  let g: TestGuild;
+  let application: TestApplication;
+  let run: { reports: BotReport[]; code: number | null; stderr: string };
+
+  beforeAll(async () => {
+    const port = await serverPort();
+    app = await createTestApp({ env: { GATEWAY_URL: `ws://127.0.0.1:${port}/gateway` } });
+    await app.listen(port, '127.0.0.1');
+    owner = await registerUser(app);
+    g = await createGuild(app, owner.token);
+    application = await createApplication(app, owner);
+    await http(app)
+      .patch(`/v1/oauth2/applications/${application.id}`)
+      .set('Authorization', owner.token)
+      .send({ flags: 1 << 19 })
+      .expect(200);
+    await installBot(app, owner, application, g.guildId);
+    run = await runDiscordPy('discordpy_bot.py', {
+      PARLEY_API: `http://127.0.0.1:${port}/api/v10`,
+      PARLEY_GATEWAY: `ws://127.0.0.1:${port}/gateway`,
+      BOT_TOKEN: application.botToken,
+      CHANNEL_ID: g.channelId,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('logs in and reaches on_ready with its guild and channels cached', () => {
+    expect(run.reports.filter((r) => r.step === 'error')).toEqual([]);
+    expect(reportOf(run, 'ready')).toEqual({
+      step: 'ready',
+      user_id: application.botUserId,
+      bot: true,
+      application_id: application.id,
+      owner_id: owner.userId,
+      verify_key: expect.stringMatching(/^[0-9a-f]{64}$/),
+      guilds: [{ id: g.guildId, channels: ['general'] }],
+    });
+    expect(run.code).toBe(0);
+  });
+
+  it('sends, fetches, edits and deletes a message; a deleted one is discord.NotFound 10008', () => {
+    expect(reportOf(run, 'sent')).toMatchObject({
+      content: 'hello from discord.py',
+      author_id: application.botUserId,
+    });
+    expect(reportOf(run, 'edited')).toEqual({ step: 'edited', content: 'edited by discord.py' });
+    expect(reportOf(run, 'deleted')).toEqual({
+      step: 'deleted',
+      found: false,
+      status: 404,
+      code: 10008,
+    });
+  });
+
+  it('gets a validation error as discord.HTTPException with Discord’s code and field', () => {
+    const invalid = reportOf(run, 'invalid');
+    expect(invalid).toMatchObject({ raised: true, status: 400, code: 50035 });
+    // discord.py flattens Discord's nested `errors` into "In content: …".
+    expect(invalid.text).toMatch(/In content: /);
+  });
+});
