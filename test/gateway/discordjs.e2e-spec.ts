@@ -169,4 +169,25 @@ describe('gateway: an unmodified discord.js bot', () => {
     const gone = await user.next((f) => f.t === 'MESSAGE_DELETE' && f.d.id === sent.id);
     expect(gone.d).toEqual({ id: sent.id, channel_id: g.channelId, guild_id: g.guildId });
   });
+
+  it('connects with every GatewayIntentBits once the owner enables the three privileged ones', async () => {
+    const everything = await createApplication(app, owner);
+    // GATEWAY_PRESENCE_LIMITED | GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED
+    await http(app)
+      .patch(`/v1/oauth2/applications/${everything.id}`)
+      .set('Authorization', owner.token)
+      .send({ flags: (1 << 13) | (1 << 15) | (1 << 19) })
+      .expect(200);
+    await installBot(app, owner, everything, g.guildId);
+    const all = Object.values(GatewayIntentBits).filter((v): v is number => typeof v === 'number');
+    const bot = await loginDiscordJs(port, everything.botToken, all);
+    try {
+      expect(bot.isReady()).toBe(true);
+      const guild = bot.guilds.cache.get(g.guildId);
+      expect(guild?.members.cache.has(owner.userId)).toBe(true);
+      expect(guild?.presences.cache.size).toBe(0);
+    } finally {
+      await bot.destroy();
+    }
+  });
 });

@@ -6,6 +6,24 @@ import { serverPort } from '../helpers/ports';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient, type Frame } from '../helpers/gateway-client';
+import WebSocket from 'ws';
+
+/** The status and body of an upgrade the server refused (rejects if it upgraded). */
+function refusedUpgrade(target: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(target);
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    ws.on('open', () => {
+      ws.terminate();
+      reject(new Error('upgraded'));
+    });
+    ws.on('error', () => undefined);
+  });
+}
 import { addMember, createGuild, createWebhook, type TestGuild } from '../helpers/guild-factories';
 import { createApplication, installBot, type TestApplication } from '../helpers/oauth2-factories';
 
@@ -122,18 +140,33 @@ describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
       expect(await c.closedWithin(6_000)).toEqual({ code: 4009, reason: 'Session timed out.' });
     });
 
-    it('refuses other paths, and closes 4012 for an unknown version and 4002 for another encoding', async () => {
+    it('refuses other paths, closes 4012 for an unknown version, refuses ETF with a 400 that says why', async () => {
       await expect(GatewayClient.connect(url.replace('/gateway', '/elsewhere'))).rejects.toThrow(
         'upgrade refused: 404',
       );
       const v8 = await connect('v=8&encoding=json');
       expect(await v8.closedWithin()).toEqual({ code: 4012, reason: 'Invalid API version.' });
-      const etf = await connect('v=10&encoding=etf');
-      expect((await etf.closedWithin()).code).toBe(4002);
+      // Not a close code after Hello (4002 is one clients reconnect on, forever): no upgrade.
+      const etf = await refusedUpgrade(`${url}?v=10&encoding=etf`);
+      expect(etf).toEqual({
+        status: 400,
+        body: 'encoding=etf is not supported: use encoding=json\n',
+      });
       for (const v of ['9', '1']) {
         const ok = await connect(`v=${v}&encoding=json`);
         expect((await ok.next((f) => f.op === 10)).d.heartbeat_interval).toBe(1000);
       }
+    });
+
+    it('answers a compression it does not offer (zstd-stream) with text frames, and upgrades /gateway/ too', async () => {
+      // The client parses only text frames here (zlib off): a binary frame would fail it.
+      const zstd = await connect('v=10&encoding=json&compress=zstd-stream');
+      expect((await zstd.next((f) => f.op === 10)).d.heartbeat_interval).toBe(1000);
+      zstd.send({ op: 1, d: null });
+      expect((await zstd.next((f) => f.op === 11)).op).toBe(11);
+      const slash = await GatewayClient.connect(`${url}/`, { query: 'v=10&encoding=json' });
+      expect((await slash.next((f) => f.op === 10)).op).toBe(10);
+      slash.close();
     });
 
     it.each([

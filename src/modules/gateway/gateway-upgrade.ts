@@ -16,7 +16,8 @@ export const GATEWAY_PATH = '/gateway';
 
 /**
  * The HTTP upgrade to a gateway connection and the connection's first steps. An upgrade is
- * refused, before any WebSocket exists, when the path is not the gateway's (404), the instance
+ * refused, before any WebSocket exists, when the path is not the gateway's (404), it asks for an
+ * encoding other than JSON (400, saying so: ETF is not spoken), the instance
  * is draining or full (503), its client address — the same as the HTTP routes see
  * (HttpPlatform.clientAddressOf) — holds too many connections or upgraded too often, or failed
  * to identify too often (429), or is banned (403). An accepted connection is told Hello and must
@@ -52,6 +53,12 @@ export class GatewayUpgrade {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const path = url.pathname;
     if (path !== GATEWAY_PATH && path !== `${GATEWAY_PATH}/`) return refuse(socket, 404);
+    // An encoding this gateway does not speak is refused before the upgrade, saying why: a close
+    // code after Hello (4002) is one clients reconnect on, forever.
+    const encoding = url.searchParams.get('encoding');
+    if (encoding !== null && encoding !== 'json') {
+      return refuse(socket, 400, `encoding=${encoding.slice(0, 20)} is not supported: use encoding=json`);
+    }
     if (this.stopping || this.drain.draining) return refuse(socket, 503);
     const { maxConnections, maxConnectionsPerAddress } = this.config.gateway;
     if (maxConnections > 0 && this.registry.connectionCount >= maxConnections) {
@@ -80,6 +87,8 @@ export class GatewayUpgrade {
   }
 
   private accept(ws: WebSocket, ip: string, url: URL): void {
+    // zlib-stream when asked for (and enabled); any other value (zstd-stream, which discord.py
+    // 2.5 asks for when it has zstd) gets uncompressed text frames, which clients read as such.
     const compress = url.searchParams.get('compress');
     const conn = this.registry.open(
       ws,
@@ -92,13 +101,6 @@ export class GatewayUpgrade {
     if (version !== null && !SUPPORTED_VERSIONS.has(version)) {
       return conn.close(CloseCode.InvalidAPIVersion);
     }
-    const encoding = url.searchParams.get('encoding');
-    if (
-      (encoding !== null && encoding !== 'json') ||
-      (compress !== null && compress !== 'zlib-stream')
-    ) {
-      return conn.close(CloseCode.DecodeError);
-    }
     ws.on('message', (data: RawData, isBinary: boolean) =>
       this.router.onFrame(conn, data, isBinary),
     );
@@ -108,15 +110,19 @@ export class GatewayUpgrade {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
   403: 'Forbidden',
   404: 'Not Found',
   429: 'Too Many Requests',
   503: 'Service Unavailable',
 };
 
-function refuse(socket: Duplex, status: number): void {
+function refuse(socket: Duplex, status: number, reason = ''): void {
   const retry = status === 429 || status === 503 ? 'Retry-After: 5\r\n' : '';
+  const body = reason ? `${reason}\n` : '';
+  const type = body ? 'Content-Type: text/plain; charset=utf-8\r\n' : '';
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${retry}Connection: close\r\nContent-Length: 0\r\n\r\n`,
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${retry}${type}Connection: close\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }

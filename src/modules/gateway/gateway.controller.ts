@@ -1,10 +1,16 @@
 import { Controller, Get } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller, Public } from '../../common/auth/auth.decorator';
 import type { BotCaller } from '../../common/auth/caller';
 import { AppConfig } from '../../config/app.config';
 import { GatewayBotResponse, GatewayResponse } from './gateway.response';
 import { GatewayLimits } from './gateway-limits';
+import { GuildMembersService } from '../guilds/guild-members.service';
+
+/** Discord recommends a shard per 1,000 guilds (a session may hold up to 2,500). */
+const GUILDS_PER_SHARD = 1000;
 
 @ApiTags('Gateway')
 @Controller('gateway')
@@ -12,6 +18,8 @@ export class GatewayController {
   constructor(
     private readonly config: AppConfig,
     private readonly limits: GatewayLimits,
+    private readonly members: GuildMembersService,
+    @InjectDataSource() private readonly db: DataSource,
   ) {}
 
   /** Where the real-time gateway is. */
@@ -22,7 +30,8 @@ export class GatewayController {
     summary: 'Get the gateway URL',
     description:
       'The WebSocket URL of the real-time gateway (Discord Gateway v10). Connect with ' +
-      '`?v=10&encoding=json`, optionally `&compress=zlib-stream`.',
+      '`?v=10&encoding=json`, optionally `&compress=zlib-stream` (any other `compress` value ' +
+      'gets uncompressed frames; an `encoding` other than `json` is refused with 400).',
   })
   @ApiOkResponse({ type: GatewayResponse, description: 'The gateway URL.' })
   get(): GatewayResponse {
@@ -36,15 +45,20 @@ export class GatewayController {
     operationId: 'get_gateway_bot',
     summary: 'Get the gateway URL for a bot',
     description:
-      'The gateway URL, the recommended shard count (1) and the bot’s session start limit: ' +
-      '1,000 identifies per 24 hours, one per 5 seconds.',
+      'The gateway URL, the recommended shard count (one per 1,000 guilds the bot is in, at ' +
+      'least one) and the bot’s session start limit: 1,000 identifies per 24 hours, one per 5 ' +
+      'seconds.',
   })
   @ApiOkResponse({ type: GatewayBotResponse, description: 'The gateway URL and limits.' })
   async getBot(@CurrentCaller() caller: BotCaller): Promise<GatewayBotResponse> {
+    const [guilds, limit] = await Promise.all([
+      this.members.countGuildsOf(this.db.manager, caller.userId),
+      this.limits.current(caller.applicationId),
+    ]);
     return {
       url: this.config.gateway.url,
-      shards: 1,
-      session_start_limit: await this.limits.current(caller.applicationId),
+      shards: Math.max(1, Math.ceil(guilds / GUILDS_PER_SHARD)),
+      session_start_limit: limit,
     };
   }
 }

@@ -22,7 +22,7 @@ export class SessionStartLimitResponse {
 }
 
 export class GatewayBotResponse extends GatewayResponse {
-  /** The recommended number of shards: always 1 (a session takes up to 2,500 guilds). */
+  /** The recommended number of shards: one per 1,000 guilds the bot is in, at least one. */
   @ApiProperty({ example: 1 })
   shards: number;
   session_start_limit: SessionStartLimitResponse;

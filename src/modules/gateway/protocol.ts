@@ -59,7 +59,7 @@ export const KNOWN_INTENTS: number = Object.values(GatewayIntentBits)
 export const PRIVILEGED_INTENTS: ReadonlyArray<{ intent: number; flag: number }> = [
   { intent: GatewayIntentBits.GuildMembers, flag: 1 << 15 },
   { intent: GatewayIntentBits.MessageContent, flag: 1 << 19 },
-  // GUILD_PRESENCES: Parley has no presences yet; its flag cannot be set.
+  // GUILD_PRESENCES: granted, but Parley tracks no presences yet (GUILD_CREATE's are empty).
   { intent: GatewayIntentBits.GuildPresences, flag: 1 << 13 },
 ];
 

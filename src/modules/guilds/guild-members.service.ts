@@ -171,6 +171,15 @@ export class GuildMembersService implements OnModuleInit {
     return rows.map((r) => r.guild_id);
   }
 
+  /** How many guilds `userId` is a member of. */
+  async countGuildsOf(m: EntityManager, userId: string): Promise<number> {
+    const [row] = await m.query<Array<{ n: number }>>(
+      'SELECT count(*)::int AS n FROM guild_members WHERE user_id = $1',
+      [userId],
+    );
+    return row?.n ?? 0;
+  }
+
   /** A role is going: the members who hold it lose it. */
   async dropRole(m: EntityManager, guildId: string, roleId: string): Promise<void> {
     // TypeORM answers an UPDATE with [rows, affected].

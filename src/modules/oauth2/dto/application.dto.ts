@@ -33,9 +33,10 @@ export class ApplicationCreateDto {
  */
 export class ApplicationUpdateDto extends PartialType(ApplicationCreateDto) {
   /**
-   * ApplicationFlags. The owner may set only GATEWAY_GUILD_MEMBERS_LIMITED (1 << 15: the bot may
-   * ask for the GUILD_MEMBERS intent) and GATEWAY_MESSAGE_CONTENT_LIMITED (1 << 19: the
-   * MESSAGE_CONTENT intent); any other bit is refused.
+   * ApplicationFlags. The owner may set only GATEWAY_PRESENCE_LIMITED (1 << 13: the bot may ask
+   * for the GUILD_PRESENCES intent), GATEWAY_GUILD_MEMBERS_LIMITED (1 << 15: the GUILD_MEMBERS
+   * intent) and GATEWAY_MESSAGE_CONTENT_LIMITED (1 << 19: the MESSAGE_CONTENT intent); any other
+   * bit is refused.
    */
   @ApiProperty({ required: false, example: 1 << 19 })
   @IsOptional()
