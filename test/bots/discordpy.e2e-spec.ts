@@ -1,5 +1,5 @@
 import type { ParleyApp } from '../../src/app.setup';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, http, RELAXED_LIMITS } from '../helpers/app';
 import { runDiscordPy, reportOf, type BotReport } from '../helpers/discordpy';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { createGuild, type TestGuild } from '../helpers/guild-factories';
@@ -79,4 +79,54 @@ describe('bots: an unmodified discord.py bot', () => {
     // discord.py flattens Discord's nested `errors` into "In content: …".
     expect(invalid.text).toMatch(/In content: /);
   });
+});
+
+describe('bots: discord.py waits out a 429', () => {
+  let setup: ParleyApp;
+  let limited: ParleyApp;
+
+  afterAll(async () => {
+    await limited?.close();
+    await setup?.close();
+  });
+
+  it('sends a burst beyond the global limit: every 429 waited out, every message stored', async () => {
+    // Set up through one instance with the usual limits; the bot talks to a second instance on
+    // the same database whose global limit (per caller) is 4 requests in 2 s.
+    setup = await createTestApp();
+    const owner = await registerUser(setup);
+    const g = await createGuild(setup, owner.token);
+    const application = await createApplication(setup, owner);
+    await http(setup)
+      .patch(`/v1/oauth2/applications/${application.id}`)
+      .set('Authorization', owner.token)
+      .send({ flags: 1 << 19 })
+      .expect(200);
+    await installBot(setup, owner, application, g.guildId);
+    const port = await serverPort();
+    limited = await createTestApp({
+      env: {
+        GATEWAY_URL: `ws://127.0.0.1:${port}/gateway`,
+        RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},global=4/2s`,
+      },
+    });
+    await limited.listen(port, '127.0.0.1');
+    const burst = await runDiscordPy('discordpy_bot.py', {
+      MODE: 'burst',
+      PARLEY_API: `http://127.0.0.1:${port}/api/v10`,
+      PARLEY_GATEWAY: `ws://127.0.0.1:${port}/gateway`,
+      BOT_TOKEN: application.botToken,
+      CHANNEL_ID: g.channelId,
+    });
+    expect(burst.reports.filter((r) => r.step === 'error')).toEqual([]);
+    const report = reportOf(burst, 'burst');
+    expect(report.sent).toBe(6);
+    expect(report.rate_limited as number).toBeGreaterThanOrEqual(1);
+    const stored = await http(setup)
+      .get(`/v1/channels/${g.channelId}/messages?limit=50`)
+      .set('Authorization', owner.token)
+      .expect(200);
+    const contents = (stored.body as Array<{ content: string }>).map((m) => m.content).sort();
+    expect(contents).toEqual(['burst 0', 'burst 1', 'burst 2', 'burst 3', 'burst 4', 'burst 5']);
+  }, 120_000);
 });
