@@ -18,6 +18,7 @@ import { DatabaseModule, DatabaseModuleOptions } from './database/database.modul
 import { EventsModule } from './infra/events/events.module';
 import { MetricsModule } from './infra/metrics/metrics.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
+import { MembersModule } from './modules/members/members.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstanceModule } from './modules/instance/instance.module';
@@ -52,6 +53,7 @@ const DOMAIN_MODULES = [
   OAuth2Module,
   AdminModule,
   GatewayModule,
+  MembersModule,
 ];
 
 @Module({})

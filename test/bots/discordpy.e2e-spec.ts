@@ -59,6 +59,16 @@ describe('bots: an unmodified discord.py bot', () => {
     expect(run.code).toBe(0);
   });
 
+  it('fetches a member (its roles: @everyone) and a user', () => {
+    expect(reportOf(run, 'fetched')).toEqual({
+      step: 'fetched',
+      member_id: owner.userId,
+      member_roles: [g.guildId],
+      joined: true,
+      user_name: owner.username,
+    });
+  });
+
   it('sends, fetches, edits and deletes a message; a deleted one is discord.NotFound 10008', () => {
     expect(reportOf(run, 'sent')).toMatchObject({
       content: 'hello from discord.py',

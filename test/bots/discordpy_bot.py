@@ -56,6 +56,15 @@ class Bot(discord.Client):
             ],
         )
         channel = self.get_channel(CHANNEL_ID)
+        owner = await channel.guild.fetch_member(app.owner.id)
+        user = await self.fetch_user(app.owner.id)
+        report(
+            "fetched",
+            member_id=str(owner.id),
+            member_roles=[str(r.id) for r in owner.roles],
+            joined=owner.joined_at is not None,
+            user_name=user.name,
+        )
         sent = await channel.send("hello from discord.py")
         fetched = await channel.fetch_message(sent.id)
         report("sent", id=str(sent.id), content=fetched.content, author_id=str(fetched.author.id))

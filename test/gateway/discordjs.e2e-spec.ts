@@ -170,6 +170,16 @@ describe('gateway: an unmodified discord.js bot', () => {
     expect(gone.d).toEqual({ id: sent.id, channel_id: g.channelId, guild_id: g.guildId });
   });
 
+  it('fetches a member and a user through REST (guild.members.fetch, users.fetch)', async () => {
+    const guild = client.guilds.cache.get(g.guildId)!;
+    const member = await guild.members.fetch({ user: owner.userId, force: true });
+    expect(member.id).toBe(owner.userId);
+    expect(member.joinedTimestamp).not.toBeNull();
+    expect(member.roles.cache.map((r) => r.id)).toEqual([g.guildId]);
+    const fetched = await client.users.fetch(owner.userId, { force: true });
+    expect(fetched.username).toBe(owner.username);
+  });
+
   it('connects with every GatewayIntentBits once the owner enables the three privileged ones', async () => {
     const everything = await createApplication(app, owner);
     // GATEWAY_PRESENCE_LIMITED | GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED

@@ -3,10 +3,23 @@ import { In, type EntityManager } from 'typeorm';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { UserEntity } from '../users/user.entity';
-import { toUserPartial } from '../users/user.mapper';
+import { toUserPartial, USER_PARTIAL_COLUMNS, type UserPartialSource } from '../users/user.mapper';
+import type { GuildMemberResponse } from './guild.response';
 import { UsersService } from '../users/users.service';
 import { GuildMemberEntity } from './guild-member.entity';
-import { toGatewayMember } from './realtime.mapper';
+import { toDiscordMember, toGatewayMember } from './realtime.mapper';
+
+/** A member and their user, as MEMBER_SELECT reads them. */
+type MemberRow = UserPartialSource & { roles: string[]; joined_at: Date };
+
+const MEMBER_SELECT = `
+  SELECT m.roles::text[] AS roles, m.joined_at, ${USER_PARTIAL_COLUMNS}
+    FROM guild_members m JOIN users u ON u.id = m.user_id
+   WHERE m.guild_id = $1`;
+
+function toGuildMember(row: MemberRow): GuildMemberResponse {
+  return toDiscordMember(toUserPartial(row), row.roles, row.joined_at);
+}
 
 /** What the bulk add did for one requested user. */
 export interface BulkMemberRow {
@@ -169,6 +182,33 @@ export class GuildMembersService implements OnModuleInit {
       [userId],
     );
     return rows.map((r) => r.guild_id);
+  }
+
+  /** One member as Discord shows it, or null when `userId` is not a member of the guild. */
+  async findMember(
+    m: EntityManager,
+    guildId: string,
+    userId: string,
+  ): Promise<GuildMemberResponse | null> {
+    const [row] = await m.query<MemberRow[]>(`${MEMBER_SELECT} AND m.user_id = $2`, [
+      guildId,
+      userId,
+    ]);
+    return row ? toGuildMember(row) : null;
+  }
+
+  /** Members in user id order, after `after` (Discord's List Guild Members). */
+  async listMembers(
+    m: EntityManager,
+    guildId: string,
+    limit: number,
+    after: string,
+  ): Promise<GuildMemberResponse[]> {
+    const rows = await m.query<MemberRow[]>(
+      `${MEMBER_SELECT} AND m.user_id > $2 ORDER BY m.user_id LIMIT $3`,
+      [guildId, after, limit],
+    );
+    return rows.map(toGuildMember);
   }
 
   /** How many guilds `userId` is a member of. */

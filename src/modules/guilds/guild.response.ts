@@ -32,6 +32,36 @@ export class MemberResponse {
   joined_at: string;
 }
 
+/**
+ * Discord's whole guild member object (`GET /guilds/{id}/members…`), as in `GUILD_CREATE`: the
+ * fields Parley has no notion of yet are present with Discord's neutral values.
+ */
+export class GuildMemberResponse extends MemberResponse {
+  /** Always null (no per-guild nicknames yet). */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  nick: string | null;
+  /** Always null (no per-guild avatars). */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  avatar: string | null;
+  /** Always null. */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  banner: string | null;
+  /** Always null. */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  premium_since: string | null;
+  /** Always false. */
+  deaf: boolean;
+  /** Always false. */
+  mute: boolean;
+  /** GuildMemberFlags: always 0. */
+  flags: number;
+  /** Always false (no membership screening). */
+  pending: boolean;
+  /** Always null (no timeouts yet). */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  communication_disabled_until: string | null;
+}
+
 /** A message author: a user, or for webhook messages the webhook dressed as a bot user. */
 export class MessageAuthorResponse extends UserPartialResponse {}
 

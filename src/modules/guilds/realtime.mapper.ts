@@ -1,4 +1,5 @@
 import type { UserPartialResponse } from '../users/user.response';
+import type { GuildMemberResponse } from './guild.response';
 import type { ChannelEntity } from './channel.entity';
 import type { GuildRoleEntity } from './guild-role.entity';
 import type { GuildEntity } from './guild.entity';
@@ -52,13 +53,13 @@ export function toGatewayRole(
   return role;
 }
 
-export function toGatewayMember(
+/** Discord's guild member object (REST and gateway alike). */
+export function toDiscordMember(
   user: UserPartialResponse,
   roles: string[],
   joinedAt: Date,
-  guildId?: string,
-): Payload {
-  const member: Payload = {
+): GuildMemberResponse {
+  return {
     user,
     roles,
     joined_at: joinedAt.toISOString(),
@@ -72,6 +73,15 @@ export function toGatewayMember(
     pending: false,
     communication_disabled_until: null,
   };
+}
+
+export function toGatewayMember(
+  user: UserPartialResponse,
+  roles: string[],
+  joinedAt: Date,
+  guildId?: string,
+): Payload {
+  const member: Payload = { ...toDiscordMember(user, roles, joinedAt) };
   if (guildId) member.guild_id = guildId;
   return member;
 }

@@ -1,9 +1,12 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
-import { toUserPrivate } from './user.mapper';
-import { UserPrivateResponse } from './user.response';
+import { ErrorCode } from '../../common/errors/error-code';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
+import { toUserPartial, toUserPrivate } from './user.mapper';
+import { UserPartialResponse, UserPrivateResponse } from './user.response';
 import { UsersService } from './users.service';
 
 @ApiTags('Users')
@@ -27,5 +30,21 @@ export class UsersController {
     // Discord's bot users are verified (they have no e-mail to verify).
     if (caller.kind === 'bot') user.verified = true;
     return user;
+  }
+
+  /** Anyone's public profile (Discord's Get User: discord.py fetch_user, discord.js users.fetch). */
+  @Get(':user_id')
+  @Auth({ kind: ['user', 'bot'] })
+  @ApiOperation({
+    operationId: 'get_user',
+    summary: 'Get a user',
+    description: 'A user’s public profile: the partial user shown wherever they appear.',
+  })
+  @ApiOkResponse({ type: UserPartialResponse, description: 'The user.' })
+  @ApiErrors(ErrorCode.UnknownUser)
+  async get(
+    @Param('user_id', new ParseSnowflakePipe(ErrorCode.UnknownUser)) userId: string,
+  ): Promise<UserPartialResponse> {
+    return toUserPartial(await this.users.getProfile(userId));
   }
 }
