@@ -16,6 +16,7 @@ import { ChannelsService } from './channels.service';
 import { CreateMessageDto } from './dto/create-message.dto';
 import { EditMessageDto } from './dto/edit-message.dto';
 import { ListMessagesQueryDto } from './dto/list-messages.dto';
+import { UpdateChannelDto } from './dto/update-channel.dto';
 import { ChannelResponse, MessageResponse } from './guild.response';
 import { MessagesService } from './messages.service';
 import { CREATE_MESSAGE_EXAMPLES, EDIT_MESSAGE_EXAMPLES } from './guilds.examples';
@@ -43,6 +44,46 @@ export class ChannelsController {
   @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
   get(@CurrentCaller() caller: Caller, @ChannelId() channelId: string): Promise<ChannelResponse> {
     return this.channels.get(caller.userId, channelId);
+  }
+
+  /** Renames or moves a channel (Discord's Modify Channel). Needs MANAGE_CHANNELS. */
+  @Patch(':channel_id')
+  @Auth({ kind: ['user', 'bot'] })
+  @ApiOperation({
+    operationId: 'update_channel',
+    summary: 'Update a channel',
+    description:
+      'Its `name` and `position`. Needs MANAGE_CHANNELS. Connected members receive CHANNEL_UPDATE.',
+  })
+  @ApiOkResponse({ type: ChannelResponse, description: 'The channel as updated.' })
+  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
+  @ApiBody({ type: UpdateChannelDto })
+  update(
+    @CurrentCaller() caller: Caller,
+    @ChannelId() channelId: string,
+    @Body() dto: UpdateChannelDto,
+  ): Promise<ChannelResponse> {
+    return this.channels.update(caller.userId, channelId, dto);
+  }
+
+  /** Deletes a channel with its messages and webhooks. Needs MANAGE_CHANNELS. */
+  @Delete(':channel_id')
+  @Auth({ kind: ['user', 'bot'] })
+  @ApiOperation({
+    operationId: 'delete_channel',
+    summary: 'Delete a channel',
+    description:
+      'Deletes the channel with its messages and webhooks and answers the channel as it was ' +
+      '(Discord’s Delete Channel). Needs MANAGE_CHANNELS. Connected members receive ' +
+      'CHANNEL_DELETE.',
+  })
+  @ApiOkResponse({ type: ChannelResponse, description: 'The deleted channel.' })
+  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
+  remove(
+    @CurrentCaller() caller: Caller,
+    @ChannelId() channelId: string,
+  ): Promise<ChannelResponse> {
+    return this.channels.delete(caller.userId, channelId);
   }
 
   /** Messages, newest first; `before`/`after` are id cursors, `limit` 1-100 (default 50). */

@@ -5,10 +5,11 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
-import { EventName } from '../../infra/events/realtime-event';
+import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { ChannelEntity, ChannelType } from './channel.entity';
 import type { CreateChannelDto } from './dto/create-channel.dto';
+import type { UpdateChannelDto } from './dto/update-channel.dto';
 import { GuildAccessService } from './guild-access.service';
 import { toChannelResponse } from './guild.mapper';
 import { toGatewayChannel } from './realtime.mapper';
@@ -89,6 +90,75 @@ export class ChannelsService {
     await this.events.publish(m, [
       { t: EventName.ChannelCreate, guildId, channelId: c.id, d: toGatewayChannel(c) },
     ]);
+    return c;
+  }
+
+  /** Renames or moves a channel (Discord's Modify Channel). Needs MANAGE_CHANNELS. */
+  async update(userId: string, channelId: string, dto: UpdateChannelDto): Promise<ChannelResponse> {
+    await this.access.requireChannelPermission(userId, channelId, Permissions.MANAGE_CHANNELS);
+    const name = dto.name === undefined ? undefined : normalizeChannelName(dto.name);
+    if (name !== undefined && name.length === 0) {
+      throw ApiError.field(
+        'name',
+        FieldErrorCode.BaseTypeRequired,
+        'Channel name must not be blank.',
+      );
+    }
+    const channel = await this.dataSource.transaction(async (m) => {
+      const c = await this.locked(m, channelId);
+      const changes: Partial<ChannelEntity> = {};
+      if (name !== undefined && name !== c.name) changes.name = name;
+      if (dto.position !== undefined && dto.position !== c.position)
+        changes.position = dto.position;
+      if (Object.keys(changes).length === 0) return c;
+      Object.assign(c, changes);
+      await m.update(ChannelEntity, { id: c.id }, changes);
+      await this.events.publish(m, [
+        { t: EventName.ChannelUpdate, guildId: c.guildId, channelId: c.id, d: toGatewayChannel(c) },
+      ]);
+      return c;
+    });
+    return toChannelResponse(channel);
+  }
+
+  /**
+   * Deletes a channel with its messages and webhooks (Discord's Delete Channel: the channel is
+   * answered). Needs MANAGE_CHANNELS. CHANNEL_DELETE stands for its messages too (Discord sends no
+   * MESSAGE_DELETE for them); WEBHOOKS_UPDATE when webhooks went with it.
+   */
+  async delete(userId: string, channelId: string): Promise<ChannelResponse> {
+    await this.access.requireChannelPermission(userId, channelId, Permissions.MANAGE_CHANNELS);
+    const channel = await this.dataSource.transaction(async (m) => {
+      const c = await this.locked(m, channelId);
+      const [hooks] = await m.query<Array<{ n: number }>>(
+        'SELECT count(*)::int AS n FROM webhooks WHERE channel_id = $1',
+        [c.id],
+      );
+      await m.delete(ChannelEntity, { id: c.id });
+      const events: RealtimeEvent[] = [
+        { t: EventName.ChannelDelete, guildId: c.guildId, channelId: c.id, d: toGatewayChannel(c) },
+      ];
+      if ((hooks?.n ?? 0) > 0) {
+        events.push({
+          t: EventName.WebhooksUpdate,
+          guildId: c.guildId,
+          channelId: c.id,
+          d: { guild_id: c.guildId, channel_id: c.id },
+        });
+      }
+      await this.events.publish(m, events);
+      return c;
+    });
+    return toChannelResponse(channel);
+  }
+
+  /** The channel, locked for this transaction (404 when it went meanwhile). */
+  private async locked(m: EntityManager, channelId: string): Promise<ChannelEntity> {
+    const c = await m.findOne(ChannelEntity, {
+      where: { id: channelId },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!c) throw new ApiError(ErrorCode.UnknownChannel);
     return c;
   }
 
