@@ -196,18 +196,16 @@ export const TARGETS: BenchTarget[] = [
     },
   }),
   // Discord's path layout: the same route through the dialect (issue 28: within 3 % of /v1).
-  ...(['Express', 'Fastify'] as const).map(
-    (adapter): BenchTarget => ({
-      name: `GET /api/v10/users/@me (1 session) [${adapter}]`,
-      group: adapter === 'Express' ? 'accounts discord' : 'accounts fastify discord',
-      reference: `${ME} [${adapter}]`,
-      server: adapter === 'Express' ? 'parley' : 'parley-fastify',
-      method: 'GET',
-      path: '/api/v10/users/@me',
-      goal: { of: 'ref', percent: { 20: 97, 24: 97 } },
-      setup: async (ctx) => ({ headers: { authorization: (await newUser(ctx)).token } }),
-    }),
-  ),
+  ...(['Express', 'Fastify'] as const).map((adapter): BenchTarget => ({
+    name: `GET /api/v10/users/@me (1 session) [${adapter}]`,
+    group: adapter === 'Express' ? 'accounts discord' : 'accounts fastify discord',
+    reference: `${ME} [${adapter}]`,
+    server: adapter === 'Express' ? 'parley' : 'parley-fastify',
+    method: 'GET',
+    path: '/api/v10/users/@me',
+    goal: { of: 'ref', percent: { 20: 97, 24: 97 } },
+    setup: async (ctx) => ({ headers: { authorization: (await newUser(ctx)).token } }),
+  })),
   {
     name: `${ME}, IP ban check off`,
     group: 'accounts bans',

@@ -11,12 +11,16 @@ export class ApplicationVerifyKeys1795900000000 implements MigrationInterface {
   name = 'ApplicationVerifyKeys1795900000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE "oauth2_applications" ADD "verify_key" character varying(64)');
+    await queryRunner.query(
+      'ALTER TABLE "oauth2_applications" ADD "verify_key" character varying(64)',
+    );
     await queryRunner.query('ALTER TABLE "oauth2_applications" ADD "signing_key_encrypted" text');
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE "oauth2_applications" DROP COLUMN "signing_key_encrypted"');
+    await queryRunner.query(
+      'ALTER TABLE "oauth2_applications" DROP COLUMN "signing_key_encrypted"',
+    );
     await queryRunner.query('ALTER TABLE "oauth2_applications" DROP COLUMN "verify_key"');
   }
 }

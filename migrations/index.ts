@@ -18,6 +18,7 @@ import { MessageEditsMentions1795700000000 } from './1795700000000-MessageEditsM
 import { RealtimeEventOutbox1795800000000 } from './1795800000000-RealtimeEventOutbox';
 import { ManagedRoles1795800001000 } from './1795800001000-ManagedRoles';
 import { ApplicationVerifyKeys1795900000000 } from './1795900000000-ApplicationVerifyKeys';
+import { MessageReplies1795900001000 } from './1795900001000-MessageReplies';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -46,4 +47,5 @@ export const MIGRATIONS: MixedList<Function> = [
   RealtimeEventOutbox1795800000000,
   ManagedRoles1795800001000,
   ApplicationVerifyKeys1795900000000,
+  MessageReplies1795900001000,
 ];

@@ -102,10 +102,7 @@ describe('the Discord dialect (/api/v10, /api/v9)', () => {
       .set('Authorization', bot)
       .expect(404);
     expect(message.body).toEqual({ code: 10008, message: 'Unknown Message' });
-    const v1 = await http(app)
-      .get(`/v1/channels/${UNKNOWN}`)
-      .set('Authorization', bot)
-      .expect(404);
+    const v1 = await http(app).get(`/v1/channels/${UNKNOWN}`).set('Authorization', bot).expect(404);
     expect(v1.body).toMatchObject({ code: 'UNKNOWN_CHANNEL' });
   });
 

@@ -69,10 +69,16 @@ describe('bots: an unmodified discord.py bot', () => {
     });
   });
 
-  it('sends, fetches, edits and deletes a message; a deleted one is discord.NotFound 10008', () => {
+  it('sends, fetches, replies to, edits and deletes a message; a deleted one is discord.NotFound 10008', () => {
     expect(reportOf(run, 'sent')).toMatchObject({
       content: 'hello from discord.py',
       author_id: application.botUserId,
+    });
+    expect(reportOf(run, 'replied')).toEqual({
+      step: 'replied',
+      type: 19,
+      reference: reportOf(run, 'sent').id,
+      resolved: 'hello from discord.py',
     });
     expect(reportOf(run, 'edited')).toEqual({ step: 'edited', content: 'edited by discord.py' });
     expect(reportOf(run, 'deleted')).toEqual({

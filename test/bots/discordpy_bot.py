@@ -68,6 +68,14 @@ class Bot(discord.Client):
         sent = await channel.send("hello from discord.py")
         fetched = await channel.fetch_message(sent.id)
         report("sent", id=str(sent.id), content=fetched.content, author_id=str(fetched.author.id))
+        answer = await fetched.reply("a reply")
+        report(
+            "replied",
+            type=answer.type.value,
+            reference=str(answer.reference.message_id),
+            resolved=answer.reference.resolved.content,
+        )
+        await answer.delete()
         edited = await sent.edit(content="edited by discord.py")
         report("edited", content=edited.content)
         await sent.delete()

@@ -3,6 +3,7 @@ import {
   Events,
   GatewayIntentBits,
   type Message,
+  MessageType,
   type PartialMessage,
   type TextChannel,
 } from 'discord.js';
@@ -148,6 +149,12 @@ describe('gateway: an unmodified discord.js bot', () => {
       guild_id: g.guildId,
       channel_id: g.channelId,
     });
+
+    // message.reply(): a reply (type 19) that references the message.
+    const answer = await sent.reply('pong, answered');
+    expect(answer.type).toBe(MessageType.Reply);
+    expect(answer.reference?.messageId).toBe(sent.id);
+    expect((await answer.fetchReference()).content).toBe('pong');
 
     const updated = waitFor<[Message | PartialMessage, Message | PartialMessage]>(
       client,

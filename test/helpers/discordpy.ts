@@ -42,10 +42,7 @@ export async function runDiscordPy(
 }
 
 /** The report of `step` (throws with everything the bot said when there is none). */
-export function reportOf(
-  run: { reports: BotReport[]; stderr: string },
-  step: string,
-): BotReport {
+export function reportOf(run: { reports: BotReport[]; stderr: string }, step: string): BotReport {
   const found = run.reports.find((r) => r.step === step);
   if (!found) {
     throw new Error(

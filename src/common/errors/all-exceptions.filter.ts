@@ -127,8 +127,7 @@ export function errorReplyOf(
   if (isDiscordUrl(req?.originalUrl)) {
     // discord.py waits out a 429 only when a proxy (`Via`) sent it; without one it takes the
     // answer for a Cloudflare ban and raises. Parley's 429 is a real rate limit: say so.
-    const headers =
-      error.status === 429 ? { ...error.headers, Via: '1.1 parley' } : error.headers;
+    const headers = error.status === 429 ? { ...error.headers, Via: '1.1 parley' } : error.headers;
     return { status: error.status, headers, body: discordErrorBody(error) };
   }
   return { status: error.status, headers: error.headers, body: error.toBody() };

@@ -67,6 +67,7 @@ export enum FieldErrorCode {
 
   // Guilds and webhooks.
   UnknownRole = 'UNKNOWN_ROLE',
+  MessageReferenceUnknownMessage = 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE',
   InvalidWebhookChannel = 'INVALID_WEBHOOK_CHANNEL',
 
   // Admin: keys, bans, bulk.
@@ -152,6 +153,9 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   [FieldErrorCode.PermissionsInvalid]: { message: 'permissions is out of range.' },
 
   [FieldErrorCode.UnknownRole]: { message: 'Every role must belong to this guild.' },
+  [FieldErrorCode.MessageReferenceUnknownMessage]: {
+    message: 'Unknown message: a reply answers an existing message of the same channel.',
+  },
   [FieldErrorCode.InvalidWebhookChannel]: {
     message: 'The channel must belong to the same guild as the webhook.',
   },

@@ -144,8 +144,7 @@ export function quoteUnsafeIntegers(text: string): string {
       i++;
       while (i < n) {
         const d = text.charCodeAt(i);
-        const numeric =
-          (d >= DIGIT_0 && d <= DIGIT_9) || d === DOT || d === PLUS || d === MINUS;
+        const numeric = (d >= DIGIT_0 && d <= DIGIT_9) || d === DOT || d === PLUS || d === MINUS;
         if (numeric || (d | 32) === LETTER_E) i++;
         else break;
       }

@@ -100,7 +100,12 @@ export class ParleyThrottlerGuard extends ThrottlerGuard {
         'X-RateLimit-Scope': global ? 'global' : scopeOf(throttler),
       };
       if (global) headers['X-RateLimit-Global'] = 'true';
-      throw new ApiError(ErrorCode.RateLimited, undefined, { retry_after: retryAfter, global }, headers);
+      throw new ApiError(
+        ErrorCode.RateLimited,
+        undefined,
+        { retry_after: retryAfter, global },
+        headers,
+      );
     }
     return true;
   }

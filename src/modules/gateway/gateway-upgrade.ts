@@ -57,7 +57,11 @@ export class GatewayUpgrade {
     // code after Hello (4002) is one clients reconnect on, forever.
     const encoding = url.searchParams.get('encoding');
     if (encoding !== null && encoding !== 'json') {
-      return refuse(socket, 400, `encoding=${encoding.slice(0, 20)} is not supported: use encoding=json`);
+      return refuse(
+        socket,
+        400,
+        `encoding=${encoding.slice(0, 20)} is not supported: use encoding=json`,
+      );
     }
     if (this.stopping || this.drain.draining) return refuse(socket, 503);
     const { maxConnections, maxConnectionsPerAddress } = this.config.gateway;

@@ -125,6 +125,33 @@ export function toMessageFromParts(m: MessageParts): MessageResponse {
   return out;
 }
 
+/** Message type of a reply (Discord's REPLY). */
+export const MESSAGE_TYPE_REPLY = 19;
+
+/**
+ * Makes `out` the reply it is: type 19, Discord's `message_reference`, and `referenced_message`
+ * (the answered message as it is now, without its own reference; null once it was deleted).
+ */
+export function asReply(
+  out: MessageResponse,
+  guildId: string,
+  referenceId: string,
+  referenced: MessageResponse | null,
+): MessageResponse {
+  out.type = MESSAGE_TYPE_REPLY;
+  out.message_reference = {
+    type: 0,
+    message_id: referenceId,
+    channel_id: out.channel_id,
+    guild_id: guildId,
+  };
+  if (referenced) {
+    const { referenced_message: _nested, ...flat } = referenced;
+    out.referenced_message = flat;
+  } else out.referenced_message = null;
+  return out;
+}
+
 /** Maps a message; `author` must be loaded for user messages. */
 export function toMessageResponse(m: MessageEntity): MessageResponse {
   return toMessageFromParts({

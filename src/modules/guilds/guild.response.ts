@@ -65,6 +65,17 @@ export class GuildMemberResponse extends MemberResponse {
 /** A message author: a user, or for webhook messages the webhook dressed as a bot user. */
 export class MessageAuthorResponse extends UserPartialResponse {}
 
+/** Discord's message reference of a reply. */
+export class MessageReferenceResponse {
+  /** 0: a reply (Discord's DEFAULT reference type). */
+  @ApiProperty({ example: 0 })
+  type: number;
+  @ApiProperty({ example: '1234567890123456789' })
+  message_id: string;
+  channel_id: string;
+  guild_id: string;
+}
+
 /**
  * A message, with the fields of Discord's message object that bot libraries read (Parley has no
  * attachments, components, pins, role mentions or TTS: those are always empty, false or 0).
@@ -72,7 +83,7 @@ export class MessageAuthorResponse extends UserPartialResponse {}
 export class MessageResponse {
   id: string;
   channel_id: string;
-  /** 0 = a default message (users, bots and webhooks alike). */
+  /** 0 = a default message (users, bots and webhooks alike), 19 = a reply. */
   @ApiProperty({ example: 0 })
   type: number;
   content: string;
@@ -107,6 +118,12 @@ export class MessageResponse {
   pinned: boolean;
   /** Always 0. */
   flags: number;
+  /** For a reply (type 19): the message it answers. */
+  @ApiProperty({ required: false, type: () => MessageReferenceResponse })
+  message_reference?: MessageReferenceResponse;
+  /** For a reply: the message it answers, null when that one was deleted. */
+  @ApiProperty({ required: false, nullable: true, type: () => MessageResponse })
+  referenced_message?: MessageResponse | null;
   /** Echoed from the request that created it (POST only). */
   @ApiProperty({ required: false, oneOf: [{ type: 'string' }, { type: 'integer' }] })
   nonce?: string | number;

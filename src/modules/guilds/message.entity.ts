@@ -65,6 +65,10 @@ export class MessageEntity {
   @Column({ name: 'mention_everyone', type: 'boolean', default: false })
   mentionEveryone: boolean;
 
+  /** The earlier message of the channel this one replies to (no foreign key: it may go). */
+  @Column({ name: 'reference_id', type: 'bigint', nullable: true })
+  referenceId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -9,13 +9,14 @@ import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event
 import { UserEntity } from '../users/user.entity';
 import { toUserPartial } from '../users/user.mapper';
 import type { UserPartialResponse } from '../users/user.response';
-import type { CreateMessageDto } from './dto/create-message.dto';
+import type { CreateMessageDto, MessageReferenceDto } from './dto/create-message.dto';
+import { FieldErrorCode } from '../../common/errors/field-error-code';
 import type { EditMessageDto } from './dto/edit-message.dto';
 import type { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { normalizeDraft, urlErrors, type MessageDraft } from './embeds/embed';
 import { GuildAccessService } from './guild-access.service';
 import { GuildMemberEntity } from './guild-member.entity';
-import { toMessageResponse } from './guild.mapper';
+import { asReply, toMessageResponse } from './guild.mapper';
 import {
   WebhookMessagesWriter,
   type WebhookPost,
@@ -57,7 +58,7 @@ export class MessagesService {
     channelId: string,
     query: ListMessagesQueryDto,
   ): Promise<MessageResponse[]> {
-    await this.access.requireChannelPermission(
+    const access = await this.access.requireChannelPermission(
       userId,
       channelId,
       Permissions.VIEW_CHANNEL | Permissions.READ_MESSAGE_HISTORY,
@@ -75,17 +76,21 @@ export class MessagesService {
     if (query.after !== undefined) qb.andWhere('m.id > :after', { after: query.after });
     const rows = await qb.getMany();
     if (ascending) rows.reverse();
-    return rows.map(toMessageResponse);
+    return this.withReplies(this.dataSource.manager, access.guildId, rows);
   }
 
   /** One message. Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
   async get(userId: string, channelId: string, messageId: string): Promise<MessageResponse> {
-    await this.access.requireChannelPermission(
+    const access = await this.access.requireChannelPermission(
       userId,
       channelId,
       Permissions.VIEW_CHANNEL | Permissions.READ_MESSAGE_HISTORY,
     );
-    return toMessageResponse(await this.find(this.dataSource.manager, channelId, messageId));
+    const manager = this.dataSource.manager;
+    const [out] = await this.withReplies(manager, access.guildId, [
+      await this.find(manager, channelId, messageId),
+    ]);
+    return out;
   }
 
   /** Needs VIEW_CHANNEL and SEND_MESSAGES; content or at least one embed. */
@@ -98,6 +103,16 @@ export class MessagesService {
     const draft = this.draftOf(dto.content, dto.embeds ?? []);
     const author = await this.dataSource.getRepository(UserEntity).findOneByOrFail({ id: userId });
     const content = draft.content ?? '';
+    const referenced = dto.message_reference
+      ? await this.referencedMessage(channelId, access.guildId, dto.message_reference)
+      : null;
+    const mentions = await this.mentionedMembers(access.guildId, content);
+    // Discord's default (`allowed_mentions.replied_user`): a reply mentions whom it answers.
+    const repliedTo = referenced && !referenced.webhook_id ? referenced.author : null;
+    if (repliedTo && !mentions.some((u) => u.id === repliedTo.id)) {
+      const [member] = await this.mentionedMembers(access.guildId, `<@${repliedTo.id}>`);
+      if (member) mentions.push(member);
+    }
     const message = this.dataSource.getRepository(MessageEntity).create({
       id: this.snowflakes.next(),
       channelId,
@@ -107,15 +122,17 @@ export class MessagesService {
       webhookAvatar: null,
       content,
       embeds: draft.embeds,
-      mentions: await this.mentionedMembers(access.guildId, content),
+      mentions,
       mentionEveryone:
         EVERYONE_MENTION.test(content) &&
         hasPermission(access.permissions, Permissions.MENTION_EVERYONE),
+      referenceId: referenced?.id ?? null,
       createdAt: new Date(),
       editedAt: null,
     });
     message.author = author;
     const out = toMessageResponse(message);
+    if (referenced) asReply(out, access.guildId, referenced.id, referenced);
     if (dto.nonce !== undefined) out.nonce = dto.nonce;
     await this.dataSource.transaction(async (m) => {
       await m.getRepository(MessageEntity).insert(message);
@@ -164,7 +181,7 @@ export class MessagesService {
           editedAt: message.editedAt,
         },
       );
-      const out = toMessageResponse(message);
+      const [out] = await this.withReplies(manager, access.guildId, [message]);
       await this.events.publish(manager, [
         messageEvent(EventName.MessageUpdate, access.guildId, out),
       ]);
@@ -233,6 +250,56 @@ export class MessagesService {
         ),
       );
     }
+  }
+
+  /**
+   * The message a new reply answers, as REST shows it (and so as `referenced_message`): one of
+   * the same channel. Missing → 400 MESSAGE_REFERENCE_UNKNOWN_MESSAGE, or with
+   * `fail_if_not_exists: false` null (the message is posted as a plain one, as on Discord).
+   */
+  private async referencedMessage(
+    channelId: string,
+    guildId: string,
+    ref: MessageReferenceDto,
+  ): Promise<MessageResponse | null> {
+    const elsewhere =
+      (ref.channel_id !== undefined && ref.channel_id !== channelId) ||
+      (ref.guild_id !== undefined && ref.guild_id !== guildId);
+    const found = elsewhere
+      ? null
+      : await this.find(this.dataSource.manager, channelId, ref.message_id).catch(
+          (err: unknown) => {
+            if (err instanceof ApiError && err.code === ErrorCode.UnknownMessage) return null;
+            throw err;
+          },
+        );
+    if (found) return toMessageResponse(found);
+    if (ref.fail_if_not_exists === false && !elsewhere) return null;
+    throw ApiError.field('message_reference', FieldErrorCode.MessageReferenceUnknownMessage);
+  }
+
+  /** Messages as REST shows them: a reply with the message it answers (read in one query). */
+  private async withReplies(
+    manager: EntityManager,
+    guildId: string,
+    rows: MessageEntity[],
+  ): Promise<MessageResponse[]> {
+    const ids = [...new Set(rows.flatMap((r) => (r.referenceId ? [r.referenceId] : [])))];
+    const referenced = new Map<string, MessageResponse>();
+    if (ids.length > 0) {
+      const found = await manager
+        .getRepository(MessageEntity)
+        .createQueryBuilder('m')
+        .leftJoinAndSelect('m.author', 'author')
+        .where('m.id IN (:...ids)', { ids })
+        .getMany();
+      for (const m of found) referenced.set(m.id, toMessageResponse(m));
+    }
+    return rows.map((r) => {
+      const out = toMessageResponse(r);
+      if (!r.referenceId) return out;
+      return asReply(out, guildId, r.referenceId, referenced.get(r.referenceId) ?? null);
+    });
   }
 
   private draftOf(content: string | undefined, embeds: MessageDraft['embeds']): MessageDraft {

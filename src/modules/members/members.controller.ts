@@ -80,12 +80,7 @@ export class MembersController {
         );
       }
     }
-    return this.members.listMembers(
-      this.db.manager,
-      guildId,
-      query.limit ?? 1,
-      query.after ?? '0',
-    );
+    return this.members.listMembers(this.db.manager, guildId, query.limit ?? 1, query.after ?? '0');
   }
 
   /** 404 UNKNOWN_GUILD unless the caller is a member (other guilds' ids leak nothing). */

@@ -6,9 +6,12 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  Matches,
   MaxLength,
   ValidateBy,
+  ValidateNested,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { EmbedDto } from './embed.dto';
 
@@ -26,6 +29,29 @@ function IsNonce(): PropertyDecorator {
     },
     { context: { code: FieldErrorCode.BaseTypeInvalid } },
   );
+}
+
+/** Discord's message reference: the message a reply answers (of the same channel). */
+export class MessageReferenceDto {
+  /** The message replied to. */
+  @ApiProperty({ example: '1234567890123456789' })
+  @Matches(/^\d{1,20}$/, { message: 'message_id must be a snowflake id' })
+  message_id: string;
+
+  /** Its channel: this channel (replies stay in their channel). */
+  @IsOptional()
+  @Matches(/^\d{1,20}$/, { message: 'channel_id must be a snowflake id' })
+  channel_id?: string;
+
+  /** Its guild: this channel's. */
+  @IsOptional()
+  @Matches(/^\d{1,20}$/, { message: 'guild_id must be a snowflake id' })
+  guild_id?: string;
+
+  /** false: post as a plain message when the referenced one does not exist (default true: 400). */
+  @IsOptional()
+  @IsBoolean()
+  fail_if_not_exists?: boolean;
 }
 
 /** A message needs content or at least one embed. */
@@ -52,6 +78,14 @@ export class CreateMessageDto {
   @IsOptional()
   @IsNonce()
   nonce?: string | number;
+
+  /** Makes the message a reply (type 19) to an earlier message of the channel. */
+  @ApiProperty({ required: false, type: MessageReferenceDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MessageReferenceDto)
+  message_reference?: MessageReferenceDto;
 
   /** Accepted for compatibility; Parley has no text-to-speech (the message is never TTS). */
   @IsOptional()
