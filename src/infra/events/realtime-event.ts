@@ -60,7 +60,13 @@ export function carriesContent(event: Pick<LoggedEvent, 't'>): boolean {
 
 /** A message as a bot without MESSAGE_CONTENT sees it (Discord's rule): no content. */
 function redactMessage<T extends object>(message: T): T {
-  return { ...message, content: '', embeds: [], attachments: [], components: [] };
+  const out = { ...message, content: '', embeds: [], attachments: [], components: [] };
+  // A reply carries the message it answers: without its content too.
+  const referenced = (message as { referenced_message?: unknown }).referenced_message;
+  if (referenced && typeof referenced === 'object') {
+    (out as { referenced_message?: object }).referenced_message = redactMessage(referenced);
+  }
+  return out;
 }
 
 /** Content-free payloads, made once per event on the instance that needs one. */
