@@ -19,7 +19,11 @@ import { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
 import { ChannelResponse, MessageResponse } from './guild.response';
 import { MessagesService } from './messages.service';
-import { CREATE_MESSAGE_EXAMPLES, EDIT_MESSAGE_EXAMPLES } from './guilds.examples';
+import {
+  CREATE_MESSAGE_EXAMPLES,
+  EDIT_MESSAGE_EXAMPLES,
+  UPDATE_CHANNEL_EXAMPLES,
+} from './guilds.examples';
 
 const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
 const MessageId = () => Param('message_id', new ParseSnowflakePipe(ErrorCode.UnknownMessage));
@@ -57,7 +61,7 @@ export class ChannelsController {
   })
   @ApiOkResponse({ type: ChannelResponse, description: 'The channel as updated.' })
   @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
-  @ApiBody({ type: UpdateChannelDto })
+  @ApiBody({ type: UpdateChannelDto, examples: UPDATE_CHANNEL_EXAMPLES })
   update(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,

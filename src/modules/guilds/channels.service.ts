@@ -96,7 +96,8 @@ export class ChannelsService {
   /** Renames or moves a channel (Discord's Modify Channel). Needs MANAGE_CHANNELS. */
   async update(userId: string, channelId: string, dto: UpdateChannelDto): Promise<ChannelResponse> {
     await this.access.requireChannelPermission(userId, channelId, Permissions.MANAGE_CHANNELS);
-    const name = dto.name === undefined ? undefined : normalizeChannelName(dto.name);
+    // `null` is as good as absent (class-validator's @IsOptional lets it through).
+    const name = dto.name == null ? undefined : normalizeChannelName(dto.name);
     if (name !== undefined && name.length === 0) {
       throw ApiError.field(
         'name',
@@ -108,8 +109,7 @@ export class ChannelsService {
       const c = await this.locked(m, channelId);
       const changes: Partial<ChannelEntity> = {};
       if (name !== undefined && name !== c.name) changes.name = name;
-      if (dto.position !== undefined && dto.position !== c.position)
-        changes.position = dto.position;
+      if (dto.position != null && dto.position !== c.position) changes.position = dto.position;
       if (Object.keys(changes).length === 0) return c;
       Object.assign(c, changes);
       await m.update(ChannelEntity, { id: c.id }, changes);

@@ -64,3 +64,8 @@ export const EDIT_MESSAGE_EXAMPLES: BodyExamples = {
     },
   },
 };
+
+export const UPDATE_CHANNEL_EXAMPLES: BodyExamples = {
+  rename: { summary: 'Rename the channel', value: { name: 'release-notes' } },
+  move: { summary: 'Move it to the top', value: { position: 0 } },
+};

@@ -263,8 +263,8 @@ export class MessagesService {
     ref: MessageReferenceDto,
   ): Promise<MessageResponse | null> {
     const elsewhere =
-      (ref.channel_id !== undefined && ref.channel_id !== channelId) ||
-      (ref.guild_id !== undefined && ref.guild_id !== guildId);
+      (ref.channel_id != null && ref.channel_id !== channelId) ||
+      (ref.guild_id != null && ref.guild_id !== guildId);
     const found = elsewhere
       ? null
       : await this.find(this.dataSource.manager, channelId, ref.message_id).catch(
