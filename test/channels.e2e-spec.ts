@@ -26,9 +26,7 @@ describe('channels: update and delete', () => {
     g = await createGuild(app, owner.token);
     await addMember(app, g.guildId, member.userId);
     // The member watches the guild on the gateway (a user session gets every event it may see).
-    watcher = await GatewayClient.connect(`ws://127.0.0.1:${port}/gateway`);
-    watcher.identify(member.token);
-    await watcher.dispatch('READY');
+    watcher = await GatewayClient.ready(`ws://127.0.0.1:${port}/gateway`, member.token);
   });
 
   afterAll(async () => {

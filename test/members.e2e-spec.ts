@@ -2,10 +2,15 @@ import type { ParleyApp } from '../src/app.setup';
 import { createTestApp, http } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
 import { addMember, createGuild, type TestGuild } from './helpers/guild-factories';
-import { createApplication, installBot, type TestApplication } from './helpers/oauth2-factories';
+import {
+  createApplication,
+  installBot,
+  MEMBERS_INTENT_FLAG,
+  setApplicationFlags,
+  type TestApplication,
+} from './helpers/oauth2-factories';
 
 const UNKNOWN = '1234567890123456789';
-const GUILD_MEMBERS_LIMITED = 1 << 15;
 
 /** Discord's member and user reads: GET /users/{id}, /guilds/{id}/members[/{user_id}]. */
 describe('members and users (Discord’s reads)', () => {
@@ -28,11 +33,7 @@ describe('members and users (Discord’s reads)', () => {
     await addMember(app, g.guildId, member.userId);
     plain = await createApplication(app, owner);
     privileged = await createApplication(app, owner);
-    await http(app)
-      .patch(`/v1/oauth2/applications/${privileged.id}`)
-      .set('Authorization', owner.token)
-      .send({ flags: GUILD_MEMBERS_LIMITED })
-      .expect(200);
+    await setApplicationFlags(app, owner, privileged, MEMBERS_INTENT_FLAG);
     await installBot(app, owner, plain, g.guildId);
     await installBot(app, owner, privileged, g.guildId);
   });

@@ -20,9 +20,7 @@ describe('messages: replies', () => {
     [owner, member] = await Promise.all([registerUser(app), registerUser(app)]);
     g = await createGuild(app, owner.token);
     await addMember(app, g.guildId, member.userId);
-    watcher = await GatewayClient.connect(`ws://127.0.0.1:${port}/gateway`);
-    watcher.identify(owner.token);
-    await watcher.dispatch('READY');
+    watcher = await GatewayClient.ready(`ws://127.0.0.1:${port}/gateway`, owner.token);
   });
 
   afterAll(async () => {

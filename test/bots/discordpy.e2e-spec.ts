@@ -3,7 +3,13 @@ import { createTestApp, http, RELAXED_LIMITS } from '../helpers/app';
 import { runDiscordPy, reportOf, type BotReport } from '../helpers/discordpy';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { createGuild, type TestGuild } from '../helpers/guild-factories';
-import { createApplication, installBot, type TestApplication } from '../helpers/oauth2-factories';
+import {
+  createApplication,
+  installBot,
+  MESSAGE_CONTENT_INTENT_FLAG,
+  setApplicationFlags,
+  type TestApplication,
+} from '../helpers/oauth2-factories';
 import { serverPort } from '../helpers/ports';
 
 /**
@@ -27,11 +33,7 @@ describe('bots: an unmodified discord.py bot', () => {
     owner = await registerUser(app);
     g = await createGuild(app, owner.token);
     application = await createApplication(app, owner);
-    await http(app)
-      .patch(`/v1/oauth2/applications/${application.id}`)
-      .set('Authorization', owner.token)
-      .send({ flags: 1 << 19 })
-      .expect(200);
+    await setApplicationFlags(app, owner, application, MESSAGE_CONTENT_INTENT_FLAG);
     await installBot(app, owner, application, g.guildId);
     run = await runDiscordPy('discordpy_bot.py', {
       PARLEY_API: `http://127.0.0.1:${port}/api/v10`,
@@ -113,11 +115,7 @@ describe('bots: discord.py waits out a 429', () => {
     const owner = await registerUser(setup);
     const g = await createGuild(setup, owner.token);
     const application = await createApplication(setup, owner);
-    await http(setup)
-      .patch(`/v1/oauth2/applications/${application.id}`)
-      .set('Authorization', owner.token)
-      .send({ flags: 1 << 19 })
-      .expect(200);
+    await setApplicationFlags(setup, owner, application, MESSAGE_CONTENT_INTENT_FLAG);
     await installBot(setup, owner, application, g.guildId);
     const port = await serverPort();
     limited = await createTestApp({

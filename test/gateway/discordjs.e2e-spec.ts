@@ -21,7 +21,15 @@ import {
   type TestWebhook,
 } from '../helpers/guild-factories';
 import { loginDiscordJs, waitFor } from '../helpers/discordjs';
-import { createApplication, installBot, type TestApplication } from '../helpers/oauth2-factories';
+import {
+  createApplication,
+  installBot,
+  MEMBERS_INTENT_FLAG,
+  MESSAGE_CONTENT_INTENT_FLAG,
+  PRESENCE_INTENT_FLAG,
+  setApplicationFlags,
+  type TestApplication,
+} from '../helpers/oauth2-factories';
 
 /**
  * discord.js 14, unmodified: only `rest.api` and `rest.version` point it at Parley. It calls
@@ -47,11 +55,7 @@ describe('gateway: an unmodified discord.js bot', () => {
     hook = await createWebhook(app, owner.token, g.channelId, 'CI');
     application = await createApplication(app, owner);
     // The owner turns on MESSAGE_CONTENT for the bot, then installs it (consent flow).
-    await http(app)
-      .patch(`/v1/oauth2/applications/${application.id}`)
-      .set('Authorization', owner.token)
-      .send({ flags: 1 << 19 })
-      .expect(200);
+    await setApplicationFlags(app, owner, application, MESSAGE_CONTENT_INTENT_FLAG);
     await installBot(app, owner, application, g.guildId);
     client = await loginDiscordJs(port, application.botToken, [
       GatewayIntentBits.Guilds,
@@ -60,9 +64,7 @@ describe('gateway: an unmodified discord.js bot', () => {
     ]);
 
     // The guild's owner, connected with a raw WebSocket (a user session).
-    user = await GatewayClient.connect(`ws://127.0.0.1:${port}/gateway`);
-    user.identify(owner.token);
-    await user.dispatch('READY');
+    user = await GatewayClient.ready(`ws://127.0.0.1:${port}/gateway`, owner.token);
   });
 
   afterAll(async () => {
@@ -189,12 +191,12 @@ describe('gateway: an unmodified discord.js bot', () => {
 
   it('connects with every GatewayIntentBits once the owner enables the three privileged ones', async () => {
     const everything = await createApplication(app, owner);
-    // GATEWAY_PRESENCE_LIMITED | GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED
-    await http(app)
-      .patch(`/v1/oauth2/applications/${everything.id}`)
-      .set('Authorization', owner.token)
-      .send({ flags: (1 << 13) | (1 << 15) | (1 << 19) })
-      .expect(200);
+    await setApplicationFlags(
+      app,
+      owner,
+      everything,
+      PRESENCE_INTENT_FLAG | MEMBERS_INTENT_FLAG | MESSAGE_CONTENT_INTENT_FLAG,
+    );
     await installBot(app, owner, everything, g.guildId);
     const all = Object.values(GatewayIntentBits).filter((v): v is number => typeof v === 'number');
     const bot = await loginDiscordJs(port, everything.botToken, all);

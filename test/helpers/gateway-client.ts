@@ -81,6 +81,14 @@ export class GatewayClient {
     });
   }
 
+  /** A session of `token`'s user on the gateway at `url`, identified and past READY. */
+  static async ready(url: string, token: string): Promise<GatewayClient> {
+    const client = await GatewayClient.connect(url);
+    client.identify(token);
+    await client.dispatch('READY');
+    return client;
+  }
+
   send(frame: unknown): void {
     this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }

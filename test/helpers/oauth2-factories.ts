@@ -123,3 +123,22 @@ export async function installBot(
     .send({ client_id: client.id, scope: 'bot', guild_id: guildId, permissions });
   if (res.status !== 200) throw new Error(`install: ${res.status} ${JSON.stringify(res.body)}`);
 }
+
+/** ApplicationFlags an owner may set: the privileged intents a bot may ask for. */
+export const PRESENCE_INTENT_FLAG = 1 << 13;
+export const MEMBERS_INTENT_FLAG = 1 << 15;
+export const MESSAGE_CONTENT_INTENT_FLAG = 1 << 19;
+
+/** The owner sets the application's flags (its privileged intents) through the API. */
+export async function setApplicationFlags(
+  app: ParleyApp,
+  owner: TestUser,
+  client: TestApplication,
+  flags: number,
+): Promise<void> {
+  const res = await http(app)
+    .patch(`/v1/oauth2/applications/${client.id}`)
+    .set('Authorization', owner.token)
+    .send({ flags });
+  if (res.status !== 200) throw new Error(`flags: ${res.status} ${JSON.stringify(res.body)}`);
+}
