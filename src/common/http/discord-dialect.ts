@@ -43,6 +43,14 @@ export function discordRoutedUrl(url: string): string {
   return `/v1/${url.slice(rest)}`;
 }
 
+/** The Discord prefix a URL came in on (`/api/v10`, `/api/v9`, `/api`), or null for any other. */
+export function discordPrefixOf(originalUrl: string): string | null {
+  if (!originalUrl.startsWith('/api/')) return null;
+  if (originalUrl.startsWith('/api/v10/')) return '/api/v10';
+  if (originalUrl.startsWith('/api/v9/')) return '/api/v9';
+  return '/api';
+}
+
 /** Whether a request came in on Discord's paths (its URL as sent, before routing). */
 export function isDiscordUrl(originalUrl: string | undefined): boolean {
   return originalUrl !== undefined && originalUrl.startsWith('/api/');

@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { PinoNestLogger, redactedUrl } from './logging';
+import type { HttpRequest } from './http-types';
+import { loggedUrlOf, PinoNestLogger, redactedUrl } from './logging';
 
 const WEBHOOK = { params: ['token'], query: [] };
 // The static segments of the routes below, as addRouteWords gathers them.
@@ -144,5 +145,32 @@ describe('PinoNestLogger', () => {
       [20, 'RouterExplorer'],
       [30, 'Parley'],
     ]);
+  });
+});
+
+describe('loggedUrlOf', () => {
+  const request = (originalUrl: string, params: Record<string, string>): HttpRequest =>
+    ({
+      id: 'r',
+      method: 'POST',
+      originalUrl,
+      headers: {},
+      params,
+      query: {},
+      routePolicy: { redaction: WEBHOOK },
+    }) as unknown as HttpRequest;
+
+  it('logs a request on Discord’s paths under the prefix it came in on, still redacted', () => {
+    const template = '/v1/webhooks/:webhook_id/:token';
+    const params = { webhook_id: '123', token: 'abcDEF123' };
+    expect(
+      loggedUrlOf(request('/api/v10/webhooks/123/abcDEF123', params), template, routeWords),
+    ).toBe('/api/v10/webhooks/123/[redacted]');
+    expect(
+      loggedUrlOf(request('/api/v9/webhooks/123/abcDEF123', params), template, routeWords),
+    ).toBe('/api/v9/webhooks/123/[redacted]');
+    expect(loggedUrlOf(request('/v1/webhooks/123/abcDEF123', params), template, routeWords)).toBe(
+      '/v1/webhooks/123/[redacted]',
+    );
   });
 });

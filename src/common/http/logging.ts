@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { ParleyRequest } from '../auth/caller';
 import type { HttpRequest } from './http-types';
+import { discordPrefixOf } from './discord-dialect';
 import { ALWAYS_REDACTED_QUERY, type LogRedaction } from './route-policy';
 import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
@@ -301,9 +302,18 @@ export function loggedUrlOf(
   const policy = (req as ParleyRequest).routePolicy;
   return redactedUrl({
     url: req.originalUrl,
-    template: policy ? template : undefined,
+    template: policy && template ? asSent(req.originalUrl, template) : undefined,
     params: req.params,
     redaction: policy?.redaction,
     routeWords,
   });
+}
+
+/**
+ * The route template under the prefix the request came in on: a request on Discord's paths
+ * (`/api/v10/users/@me`) is logged as such, not as the `/v1` route it was routed to.
+ */
+function asSent(originalUrl: string, template: string): string {
+  const prefix = discordPrefixOf(originalUrl);
+  return prefix !== null && template.startsWith('/v1/') ? prefix + template.slice(3) : template;
 }
