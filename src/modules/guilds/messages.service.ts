@@ -110,8 +110,7 @@ export class MessagesService {
     // Discord's default (`allowed_mentions.replied_user`): a reply mentions whom it answers.
     const repliedTo = referenced && !referenced.webhook_id ? referenced.author : null;
     if (repliedTo && !mentions.some((u) => u.id === repliedTo.id)) {
-      const [member] = await this.mentionedMembers(access.guildId, `<@${repliedTo.id}>`);
-      if (member) mentions.push(member);
+      mentions.push(...(await this.membersAmong(access.guildId, [repliedTo.id])));
     }
     const message = this.dataSource.getRepository(MessageEntity).create({
       id: this.snowflakes.next(),
@@ -340,6 +339,15 @@ export class MessagesService {
       0,
       MAX_MENTIONS,
     );
+    return this.membersAmong(guildId, ids, manager);
+  }
+
+  /** The users of `ids` who are members of the guild, as user partials, in the order of `ids`. */
+  private async membersAmong(
+    guildId: string,
+    ids: string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<UserPartialResponse[]> {
     if (ids.length === 0) return [];
     const users = await manager
       .getRepository(UserEntity)
