@@ -94,7 +94,27 @@ describe('messages: get, edit, delete, and the events each write publishes', () 
       tts: false,
       // The member lacks MENTION_EVERYONE; the outsider is not a member of the guild.
       mention_everyone: false,
-      mentions: [expect.objectContaining({ id: owner.userId, username: owner.username })],
+      // Each mention and the author carry their membership (Discord's member, without user).
+      mentions: [
+        expect.objectContaining({
+          id: owner.userId,
+          username: owner.username,
+          member: expect.objectContaining({ roles: [], nick: null, joined_at: expect.any(String) }),
+        }),
+      ],
+      member: {
+        roles: [],
+        joined_at: expect.any(String),
+        nick: null,
+        avatar: null,
+        banner: null,
+        premium_since: null,
+        deaf: false,
+        mute: false,
+        flags: 0,
+        pending: false,
+        communication_disabled_until: null,
+      },
       mention_roles: [],
       attachments: [],
       components: [],
@@ -102,6 +122,7 @@ describe('messages: get, edit, delete, and the events each write publishes', () 
       flags: 0,
       nonce: 'n-1',
     });
+    expect(res.body.member).not.toHaveProperty('user');
     // The owner holds every permission, MENTION_EVERYONE included.
     const everyone = await post(owner, { content: '@here, release at 5', nonce: 42 });
     expect(everyone.status).toBe(201);

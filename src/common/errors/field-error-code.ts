@@ -68,6 +68,7 @@ export enum FieldErrorCode {
   // Guilds and webhooks.
   UnknownRole = 'UNKNOWN_ROLE',
   MessageReferenceUnknownMessage = 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE',
+  MessageAllowedMentionsParseExclusive = 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
   InvalidWebhookChannel = 'INVALID_WEBHOOK_CHANNEL',
 
   // Admin: keys, bans, bulk.
@@ -155,6 +156,9 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   [FieldErrorCode.UnknownRole]: { message: 'Every role must belong to this guild.' },
   [FieldErrorCode.MessageReferenceUnknownMessage]: {
     message: 'Unknown message: a reply answers an existing message of the same channel.',
+  },
+  [FieldErrorCode.MessageAllowedMentionsParseExclusive]: {
+    message: 'parse: ["users"] and users: [ids] (or roles) are mutually exclusive.',
   },
   [FieldErrorCode.InvalidWebhookChannel]: {
     message: 'The channel must belong to the same guild as the webhook.',

@@ -197,6 +197,20 @@ export class GuildMembersService implements OnModuleInit {
     return row ? toGuildMember(row) : null;
   }
 
+  /** The members among `userIds` (one query), by user id; non-members are absent. */
+  async membersAmong(
+    m: EntityManager,
+    guildId: string,
+    userIds: string[],
+  ): Promise<Map<string, GuildMemberResponse>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await m.query<MemberRow[]>(`${MEMBER_SELECT} AND m.user_id = ANY($2::bigint[])`, [
+      guildId,
+      [...new Set(userIds)],
+    ]);
+    return new Map(rows.map((row) => [row.id, toGuildMember(row)]));
+  }
+
   /** Members in user id order, after `after` (Discord's List Guild Members). */
   async listMembers(
     m: EntityManager,
@@ -207,6 +221,25 @@ export class GuildMembersService implements OnModuleInit {
     const rows = await m.query<MemberRow[]>(
       `${MEMBER_SELECT} AND m.user_id > $2 ORDER BY m.user_id LIMIT $3`,
       [guildId, after, limit],
+    );
+    return rows.map(toGuildMember);
+  }
+
+  /**
+   * Members whose username or display name starts with `prefix` (case-insensitive), by name;
+   * at most `limit` (Discord's member search for op 8 Request Guild Members).
+   */
+  async searchMembers(
+    m: EntityManager,
+    guildId: string,
+    prefix: string,
+    limit: number,
+  ): Promise<GuildMemberResponse[]> {
+    const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await m.query<MemberRow[]>(
+      `${MEMBER_SELECT} AND (lower(u.username) LIKE $2 OR lower(u.global_name) LIKE $2)
+        ORDER BY lower(u.username), u.id LIMIT $3`,
+      [guildId, pattern, limit],
     );
     return rows.map(toGuildMember);
   }

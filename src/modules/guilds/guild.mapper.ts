@@ -97,6 +97,10 @@ export interface MessageParts {
   embeds: MessageResponse['embeds'];
   mentions: UserPartialResponse[];
   mentionEveryone: boolean;
+  /** Absent for a fresh webhook post: none. */
+  mentionRoles?: string[];
+  /** Absent for a fresh webhook post: not pinned. */
+  pinnedAt?: Date | null;
   createdAt: Date;
   editedAt: Date | null;
 }
@@ -115,10 +119,10 @@ export function toMessageFromParts(m: MessageParts): MessageResponse {
     tts: false,
     mention_everyone: m.mentionEveryone,
     mentions: m.mentions,
-    mention_roles: [],
+    mention_roles: m.mentionRoles ?? [],
     attachments: [],
     components: [],
-    pinned: false,
+    pinned: m.pinnedAt != null,
     flags: 0,
   };
   if (m.webhookId) out.webhook_id = m.webhookId;

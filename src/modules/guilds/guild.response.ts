@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { UserPartialResponse } from '../users/user.response';
 import { EmbedDto } from './dto/embed.dto';
 
@@ -62,6 +62,16 @@ export class GuildMemberResponse extends MemberResponse {
   communication_disabled_until: string | null;
 }
 
+/** A member as Discord shows one on a guild message (author, mentions): without `user`. */
+export class MessageMemberResponse extends OmitType(GuildMemberResponse, ['user'] as const) {}
+
+/** A user a message mentions, with their membership of the guild (Discord's shape). */
+export class MentionResponse extends UserPartialResponse {
+  /** Their membership as it is now (absent once they left the guild). */
+  @ApiProperty({ required: false, type: () => MessageMemberResponse })
+  member?: MessageMemberResponse;
+}
+
 /** A message author: a user, or for webhook messages the webhook dressed as a bot user. */
 export class MessageAuthorResponse extends UserPartialResponse {}
 
@@ -78,7 +88,7 @@ export class MessageReferenceResponse {
 
 /**
  * A message, with the fields of Discord's message object that bot libraries read (Parley has no
- * attachments, components, pins, role mentions or TTS: those are always empty, false or 0).
+ * attachments, components or TTS: those are always empty, false or 0).
  */
 export class MessageResponse {
   id: string;
@@ -102,19 +112,26 @@ export class MessageResponse {
   tts: boolean;
   /** Whether it mentions @everyone (or @here) with the author's MENTION_EVERYONE permission. */
   mention_everyone: boolean;
-  /** The guild members it mentions (`<@id>`), as they were when it was posted. */
-  @ApiProperty({ type: [UserPartialResponse] })
-  mentions: UserPartialResponse[];
-  /** Always empty. */
+  /**
+   * The guild members it mentions (`<@id>`, and the author of the message a reply answers), as
+   * they were when it was posted, each with their membership as it is now; only those that
+   * `allowed_mentions` allowed.
+   */
+  @ApiProperty({ type: [MentionResponse] })
+  mentions: MentionResponse[];
+  /** The guild's roles it mentions (`<@&id>`) that `allowed_mentions` allowed. */
   @ApiProperty({ type: [String] })
   mention_roles: string[];
+  /** The author's membership of the guild as it is now (absent for webhooks and former members). */
+  @ApiProperty({ required: false, type: () => MessageMemberResponse })
+  member?: MessageMemberResponse;
   /** Always empty. */
   @ApiProperty({ type: 'array', items: { type: 'object' } })
   attachments: Array<Record<string, never>>;
   /** Always empty. */
   @ApiProperty({ type: 'array', items: { type: 'object' } })
   components: Array<Record<string, never>>;
-  /** Always false. */
+  /** Whether it is pinned in its channel. */
   pinned: boolean;
   /** Always 0. */
   flags: number;
@@ -127,4 +144,19 @@ export class MessageResponse {
   /** Echoed from the request that created it (POST only). */
   @ApiProperty({ required: false, oneOf: [{ type: 'string' }, { type: 'integer' }] })
   nonce?: string | number;
+}
+
+/** A pinned message in Discord's newer pins list. */
+export class MessagePinResponse {
+  /** When it was pinned (ISO 8601). */
+  pinned_at: string;
+  message: MessageResponse;
+}
+
+/** A page of Discord's newer pins list, newest pin first. */
+export class MessagePinsResponse {
+  @ApiProperty({ type: [MessagePinResponse] })
+  items: MessagePinResponse[];
+  /** Whether older pins follow (ask again with `before` the last `pinned_at`). */
+  has_more: boolean;
 }

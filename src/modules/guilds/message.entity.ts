@@ -19,6 +19,9 @@ import { ChannelEntity } from './channel.entity';
  */
 @Entity('messages')
 @Index('messages_channel_id_id_idx', { synchronize: false })
+// Partial indexes (migrations): pinned messages, and nonces kept under enforce_nonce.
+@Index('messages_channel_pinned_idx', { synchronize: false })
+@Index('messages_channel_nonce_idx', { synchronize: false })
 export class MessageEntity {
   @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'messages_pkey' })
   id: string;
@@ -64,6 +67,18 @@ export class MessageEntity {
   /** `@everyone`/`@here` by an author holding MENTION_EVERYONE. */
   @Column({ name: 'mention_everyone', type: 'boolean', default: false })
   mentionEveryone: boolean;
+
+  /** The guild's roles it mentions (`<@&id>`), as allowed when it was posted. */
+  @Column({ name: 'mention_roles', type: 'bigint', array: true, default: () => "'{}'" })
+  mentionRoles: string[];
+
+  /** When it was pinned (null: not pinned). */
+  @Column({ name: 'pinned_at', type: 'timestamptz', nullable: true })
+  pinnedAt: Date | null;
+
+  /** The nonce it was posted with under `enforce_nonce` (null otherwise). */
+  @Column({ type: 'varchar', length: 25, nullable: true })
+  nonce: string | null;
 
   /** The earlier message of the channel this one replies to (no foreign key: it may go). */
   @Column({ name: 'reference_id', type: 'bigint', nullable: true })

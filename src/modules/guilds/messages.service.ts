@@ -7,16 +7,16 @@ import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { UserEntity } from '../users/user.entity';
-import { toUserPartial } from '../users/user.mapper';
-import type { UserPartialResponse } from '../users/user.response';
 import type { CreateMessageDto, MessageReferenceDto } from './dto/create-message.dto';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import type { EditMessageDto } from './dto/edit-message.dto';
 import type { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { normalizeDraft, urlErrors, type MessageDraft } from './embeds/embed';
 import { GuildAccessService } from './guild-access.service';
-import { GuildMemberEntity } from './guild-member.entity';
-import { asReply, toMessageResponse } from './guild.mapper';
+import { GuildMembersService } from './guild-members.service';
+import { asReply, toMessageFromParts, toMessageResponse } from './guild.mapper';
+import { requestedMentions, type MentionRequest } from './message-mentions';
+import { MessageRenderer, withMembers } from './message-renderer';
 import {
   WebhookMessagesWriter,
   type WebhookPost,
@@ -29,10 +29,8 @@ import { hasPermission, Permissions } from './permissions';
 export const DEFAULT_MESSAGE_LIMIT = 50;
 /** Messages rewritten (and announced) per statement when a guild's webhook avatars are purged. */
 const AVATAR_CLEAR_CHUNK = 500;
-/** At most this many distinct users are resolved from `<@id>` mentions in one message. */
-const MAX_MENTIONS = 100;
-const USER_MENTION = /<@!?(\d{1,20})>/g;
-const EVERYONE_MENTION = /@(everyone|here)\b/;
+/** A post repeated with the same nonce under `enforce_nonce` returns the first within this. */
+const NONCE_WINDOW = '5 minutes';
 
 /**
  * The one owner of messages: every message is written here — by users and bots (REST) and by
@@ -47,6 +45,8 @@ export class MessagesService {
     private readonly snowflakes: SnowflakeService,
     private readonly events: RealtimeEvents,
     private readonly webhookWriter: WebhookMessagesWriter,
+    private readonly members: GuildMembersService,
+    private readonly renderer: MessageRenderer,
   ) {}
 
   /**
@@ -76,7 +76,7 @@ export class MessagesService {
     if (query.after !== undefined) qb.andWhere('m.id > :after', { after: query.after });
     const rows = await qb.getMany();
     if (ascending) rows.reverse();
-    return this.withReplies(this.dataSource.manager, access.guildId, rows);
+    return this.renderer.render(this.dataSource.manager, access.guildId, rows);
   }
 
   /** One message. Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
@@ -87,13 +87,16 @@ export class MessagesService {
       Permissions.VIEW_CHANNEL | Permissions.READ_MESSAGE_HISTORY,
     );
     const manager = this.dataSource.manager;
-    const [out] = await this.withReplies(manager, access.guildId, [
+    const [out] = await this.renderer.render(manager, access.guildId, [
       await this.find(manager, channelId, messageId),
     ]);
     return out;
   }
 
-  /** Needs VIEW_CHANNEL and SEND_MESSAGES; content or at least one embed. */
+  /**
+   * Needs VIEW_CHANNEL and SEND_MESSAGES; content or at least one embed. Mentions take effect as
+   * `allowed_mentions` lets them; with `enforce_nonce` a repeated post returns the first.
+   */
   async create(userId: string, channelId: string, dto: CreateMessageDto): Promise<MessageResponse> {
     const access = await this.access.requireChannelPermission(
       userId,
@@ -101,17 +104,24 @@ export class MessagesService {
       Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES,
     );
     const draft = this.draftOf(dto.content, dto.embeds ?? []);
-    const author = await this.dataSource.getRepository(UserEntity).findOneByOrFail({ id: userId });
     const content = draft.content ?? '';
+    const request = requestedMentions(content, dto.allowed_mentions);
     const referenced = dto.message_reference
       ? await this.referencedMessage(channelId, access.guildId, dto.message_reference)
       : null;
-    const mentions = await this.mentionedMembers(access.guildId, content);
     // Discord's default (`allowed_mentions.replied_user`): a reply mentions whom it answers.
-    const repliedTo = referenced && !referenced.webhook_id ? referenced.author : null;
-    if (repliedTo && !mentions.some((u) => u.id === repliedTo.id)) {
-      mentions.push(...(await this.membersAmong(access.guildId, [repliedTo.id])));
+    const repliedTo = referenced && !referenced.webhook_id ? referenced.author.id : null;
+    if (repliedTo && request.repliedUser && !request.userIds.includes(repliedTo)) {
+      request.userIds.push(repliedTo);
     }
+    const manager = this.dataSource.manager;
+    const [members, mentionRoles] = await Promise.all([
+      this.members.membersAmong(manager, access.guildId, [userId, ...request.userIds]),
+      this.rolesAmong(manager, access.guildId, request.roleIds),
+    ]);
+    const author = members.get(userId);
+    if (!author) throw new ApiError(ErrorCode.UnknownChannel);
+    const nonce = dto.enforce_nonce && dto.nonce !== undefined ? String(dto.nonce) : null;
     const message = this.dataSource.getRepository(MessageEntity).create({
       id: this.snowflakes.next(),
       channelId,
@@ -121,22 +131,58 @@ export class MessagesService {
       webhookAvatar: null,
       content,
       embeds: draft.embeds,
-      mentions,
-      mentionEveryone:
-        EVERYONE_MENTION.test(content) &&
-        hasPermission(access.permissions, Permissions.MENTION_EVERYONE),
+      mentions: request.userIds.flatMap((id) => members.get(id)?.user ?? []),
+      mentionEveryone: this.mentionsEveryone(request, access.permissions),
+      mentionRoles,
+      pinnedAt: null,
+      nonce,
       referenceId: referenced?.id ?? null,
       createdAt: new Date(),
       editedAt: null,
     });
-    message.author = author;
-    const out = toMessageResponse(message);
+    const out = withMembers(toMessageFromParts({ ...message, author: author.user }), members);
     if (referenced) asReply(out, access.guildId, referenced.id, referenced);
     if (dto.nonce !== undefined) out.nonce = dto.nonce;
-    await this.dataSource.transaction(async (m) => {
+    return this.dataSource.transaction(async (m) => {
+      if (nonce !== null) {
+        const earlier = await this.postedWithNonce(m, access.guildId, channelId, userId, nonce);
+        if (earlier) return earlier;
+      }
       await m.getRepository(MessageEntity).insert(message);
       await this.events.publish(m, [messageEvent(EventName.MessageCreate, access.guildId, out)]);
+      return out;
     });
+  }
+
+  /**
+   * The message `userId` posted in the channel with `nonce` under `enforce_nonce` within the
+   * window, as REST shows it, or null. Concurrent posts with one nonce take turns (a lock held
+   * to the end of the transaction), so the second finds the first once it committed.
+   */
+  private async postedWithNonce(
+    m: EntityManager,
+    guildId: string,
+    channelId: string,
+    userId: string,
+    nonce: string,
+  ): Promise<MessageResponse | null> {
+    await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `nonce:${channelId}:${userId}:${nonce}`,
+    ]);
+    const earlier = await m
+      .getRepository(MessageEntity)
+      .createQueryBuilder('msg')
+      .leftJoinAndSelect('msg.author', 'author')
+      .where('msg.channel_id = :channelId AND msg.nonce = :nonce AND msg.author_id = :userId', {
+        channelId,
+        nonce,
+        userId,
+      })
+      .andWhere(`msg.created_at > now() - interval '${NONCE_WINDOW}'`)
+      .getOne();
+    if (!earlier) return null;
+    const [out] = await this.renderer.render(m, guildId, [earlier]);
+    out.nonce = nonce;
     return out;
   }
 
@@ -164,10 +210,11 @@ export class MessagesService {
       message.content = draft.content ?? '';
       message.embeds = draft.embeds;
       if (dto.content !== undefined) {
-        message.mentions = await this.mentionedMembers(access.guildId, message.content, manager);
-        message.mentionEveryone =
-          EVERYONE_MENTION.test(message.content) &&
-          hasPermission(access.permissions, Permissions.MENTION_EVERYONE);
+        const request = requestedMentions(message.content, undefined);
+        const members = await this.members.membersAmong(manager, access.guildId, request.userIds);
+        message.mentions = request.userIds.flatMap((id) => members.get(id)?.user ?? []);
+        message.mentionRoles = await this.rolesAmong(manager, access.guildId, request.roleIds);
+        message.mentionEveryone = this.mentionsEveryone(request, access.permissions);
       }
       message.editedAt = new Date();
       await manager.getRepository(MessageEntity).update(
@@ -176,11 +223,12 @@ export class MessagesService {
           content: message.content,
           embeds: message.embeds,
           mentions: message.mentions,
+          mentionRoles: message.mentionRoles,
           mentionEveryone: message.mentionEveryone,
           editedAt: message.editedAt,
         },
       );
-      const [out] = await this.withReplies(manager, access.guildId, [message]);
+      const [out] = await this.renderer.render(manager, access.guildId, [message]);
       await this.events.publish(manager, [
         messageEvent(EventName.MessageUpdate, access.guildId, out),
       ]);
@@ -277,30 +325,6 @@ export class MessagesService {
     throw ApiError.field('message_reference', FieldErrorCode.MessageReferenceUnknownMessage);
   }
 
-  /** Messages as REST shows them: a reply with the message it answers (read in one query). */
-  private async withReplies(
-    manager: EntityManager,
-    guildId: string,
-    rows: MessageEntity[],
-  ): Promise<MessageResponse[]> {
-    const ids = [...new Set(rows.flatMap((r) => (r.referenceId ? [r.referenceId] : [])))];
-    const referenced = new Map<string, MessageResponse>();
-    if (ids.length > 0) {
-      const found = await manager
-        .getRepository(MessageEntity)
-        .createQueryBuilder('m')
-        .leftJoinAndSelect('m.author', 'author')
-        .where('m.id IN (:...ids)', { ids })
-        .getMany();
-      for (const m of found) referenced.set(m.id, toMessageResponse(m));
-    }
-    return rows.map((r) => {
-      const out = toMessageResponse(r);
-      if (!r.referenceId) return out;
-      return asReply(out, guildId, r.referenceId, referenced.get(r.referenceId) ?? null);
-    });
-  }
-
   private draftOf(content: string | undefined, embeds: MessageDraft['embeds']): MessageDraft {
     const badUrls = urlErrors(embeds);
     if (badUrls.length > 0) throw ApiError.form(badUrls);
@@ -329,44 +353,26 @@ export class MessagesService {
     return message;
   }
 
-  /** The members of the guild that `<@id>` mentions in `content` name, as user partials. */
-  private async mentionedMembers(
-    guildId: string,
-    content: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<UserPartialResponse[]> {
-    const ids = [...new Set([...content.matchAll(USER_MENTION)].map((m) => m[1]))].slice(
-      0,
-      MAX_MENTIONS,
-    );
-    return this.membersAmong(guildId, ids, manager);
+  /** `@everyone`/`@here` takes effect when allowed and the author holds MENTION_EVERYONE. */
+  private mentionsEveryone(request: MentionRequest, permissions: bigint): boolean {
+    return request.everyone && hasPermission(permissions, Permissions.MENTION_EVERYONE);
   }
 
-  /** The users of `ids` who are members of the guild, as user partials, in the order of `ids`. */
-  private async membersAmong(
-    guildId: string,
-    ids: string[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<UserPartialResponse[]> {
+  /** The ids among `ids` that are roles of the guild (never @everyone, whose id is the guild's). */
+  private async rolesAmong(m: EntityManager, guildId: string, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const users = await manager
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .innerJoin(GuildMemberEntity, 'gm', 'gm.user_id = u.id AND gm.guild_id = :guildId', {
-        guildId,
-      })
-      .where('u.id IN (:...ids)', { ids })
-      .getMany();
-    const byId = new Map(users.map((u) => [u.id, u]));
-    return ids.flatMap((id) => {
-      const user = byId.get(id);
-      return user ? [toUserPartial(user)] : [];
-    });
+    const rows = await m.query<Array<{ id: string }>>(
+      `SELECT id::text AS id FROM guild_roles
+        WHERE guild_id = $1 AND id = ANY($2::bigint[]) AND id <> guild_id`,
+      [guildId, ids],
+    );
+    const found = new Set(rows.map((r) => r.id));
+    return ids.filter((id) => found.has(id));
   }
 }
 
 /** MESSAGE_CREATE/UPDATE: the message as REST returns it, plus `guild_id` (Discord's shape). */
-function messageEvent(
+export function messageEvent(
   t: EventName.MessageCreate | EventName.MessageUpdate,
   guildId: string,
   message: MessageResponse,

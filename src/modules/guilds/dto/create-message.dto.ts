@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
+  IsIn,
   IsBoolean,
   IsObject,
   IsOptional,
@@ -54,6 +55,43 @@ export class MessageReferenceDto {
   fail_if_not_exists?: boolean;
 }
 
+/** Mention types `allowed_mentions.parse` may list. */
+export const MENTION_TYPES = ['users', 'roles', 'everyone'] as const;
+export type MentionType = (typeof MENTION_TYPES)[number];
+
+/**
+ * Discord's allowed mentions: which mentions in the content take effect. Without it every kind
+ * does (and a reply mentions whom it answers); with it only what it lists.
+ */
+export class AllowedMentionsDto {
+  /** Kinds parsed from the content: `users`, `roles`, `everyone`. */
+  @ApiProperty({ required: false, enum: MENTION_TYPES, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(3)
+  @IsIn(MENTION_TYPES, { each: true })
+  parse?: MentionType[];
+
+  /** Users that may be mentioned (not with `parse: ['users']`), at most 100. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(/^\d{1,20}$/, { each: true, message: 'users must be snowflake ids' })
+  users?: string[];
+
+  /** Roles that may be mentioned (not with `parse: ['roles']`), at most 100. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(/^\d{1,20}$/, { each: true, message: 'roles must be snowflake ids' })
+  roles?: string[];
+
+  /** For a reply: whether the author of the answered message is mentioned (default false). */
+  @IsOptional()
+  @IsBoolean()
+  replied_user?: boolean;
+}
+
 /** A message needs content or at least one embed. */
 export class CreateMessageDto {
   /** Message text, at most 2000 characters. */
@@ -78,6 +116,22 @@ export class CreateMessageDto {
   @IsOptional()
   @IsNonce()
   nonce?: string | number;
+
+  /**
+   * With `nonce`: a post with the same nonce by the same author in this channel within the last
+   * few minutes returns the message already posted instead of posting it again.
+   */
+  @IsOptional()
+  @IsBoolean()
+  enforce_nonce?: boolean;
+
+  /** Which mentions in the content take effect (Discord's allowed mentions). */
+  @ApiProperty({ required: false, type: AllowedMentionsDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AllowedMentionsDto)
+  allowed_mentions?: AllowedMentionsDto;
 
   /** Makes the message a reply (type 19) to an earlier message of the channel. */
   @ApiProperty({ required: false, type: MessageReferenceDto })
