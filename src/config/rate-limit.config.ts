@@ -23,6 +23,7 @@ export const DEFAULT_BUCKETS = {
   'auth:sessions': { limit: 40, ttlMs: 10_000, tracker: 'identity' },
   'oauth:token': { limit: 120, ttlMs: 60_000, tracker: 'identity' },
   'oauth:introspect': { limit: 120, ttlMs: 60_000, tracker: 'identity' },
+  'channel:typing': { limit: 5, ttlMs: 5_000, tracker: 'identity' },
   'webhook:execute': { limit: 60, ttlMs: 60_000, tracker: 'webhook' },
   'webhook:repohost': { limit: 200, ttlMs: 60_000, tracker: 'webhook' },
   'webhook:errortracker': { limit: 200, ttlMs: 60_000, tracker: 'webhook' },

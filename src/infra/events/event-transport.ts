@@ -25,6 +25,15 @@ export abstract class EventTransport {
   /** Starts delivering to `reader`. */
   abstract start(reader: TransportReader): void;
 
+  /**
+   * Hands an ephemeral event (typing, presence: never stored, not numbered, not replayed) to every
+   * instance's listener, best effort.
+   */
+  abstract sendEphemeral(event: LoggedEvent): void;
+
+  /** Calls `listener` with every instance's ephemeral events (see `sendEphemeral`). */
+  abstract onEphemeral(listener: (event: LoggedEvent) => void): void;
+
   /** Asks the relay, wherever it runs, to number what was just committed. */
   abstract wake(): void;
 

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app.config';
 import { REDIS } from '../redis/redis.module';
+import { EphemeralEvents } from './ephemeral-events';
 import { EventLog } from './event-log';
 import { EventRelay } from './event-relay';
 import { EventTransport } from './event-transport';
@@ -30,7 +31,8 @@ import { RedisEventTransport } from './redis-event-transport';
     EventLog,
     EventRelay,
     RealtimeEvents,
+    EphemeralEvents,
   ],
-  exports: [EventLog, EventRelay, RealtimeEvents],
+  exports: [EventLog, EventRelay, RealtimeEvents, EphemeralEvents],
 })
 export class EventsModule {}

@@ -9,6 +9,7 @@ import type { LoggedEvent } from './realtime-event';
 export class MemoryEventTransport extends EventTransport {
   readonly shared = false;
   private reader: TransportReader | null = null;
+  private readonly ephemeral = new Set<(event: LoggedEvent) => void>();
 
   send(events: LoggedEvent[]): Promise<void> {
     if (events.length > 0 && this.reader) {
@@ -23,6 +24,14 @@ export class MemoryEventTransport extends EventTransport {
     reader.onReading(true);
   }
 
+  sendEphemeral(event: LoggedEvent): void {
+    for (const listener of this.ephemeral) setImmediate(() => listener(event));
+  }
+
+  onEphemeral(listener: (event: LoggedEvent) => void): void {
+    this.ephemeral.add(listener);
+  }
+
   /** Nobody else to wake: the relay of this process runs when its own writers commit. */
   wake(): void {}
 
@@ -30,6 +39,7 @@ export class MemoryEventTransport extends EventTransport {
 
   close(): Promise<void> {
     this.reader = null;
+    this.ephemeral.clear();
     return Promise.resolve();
   }
 }

@@ -24,8 +24,11 @@ export class RedisEventTransport extends EventTransport {
   private readonly logger = new Logger('EventTransport');
   private readonly stream = 'parley:events';
   private readonly wakeChannel: string;
+  private readonly ephemeralChannel: string;
   private reader: Redis | null = null;
   private subscriber: Redis | null = null;
+  /** What each subscribed channel's messages go to (one subscriber connection for all). */
+  private readonly handlers = new Map<string, (message: string) => void>();
   private closed = false;
   private reading: Promise<void> | null = null;
 
@@ -36,6 +39,7 @@ export class RedisEventTransport extends EventTransport {
   ) {
     super();
     this.wakeChannel = `${channelPrefix}parley:events:wake`;
+    this.ephemeralChannel = `${channelPrefix}parley:events:ephemeral`;
   }
 
   async send(events: LoggedEvent[]): Promise<void> {
@@ -59,11 +63,31 @@ export class RedisEventTransport extends EventTransport {
   }
 
   onWake(listener: () => void): void {
-    const sub = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-    this.subscriber = sub;
-    sub.on('error', () => undefined);
-    sub.on('message', () => listener());
-    sub.subscribe(this.wakeChannel).catch(() => undefined);
+    this.listen(this.wakeChannel, () => listener());
+  }
+
+  sendEphemeral(event: LoggedEvent): void {
+    // Best effort, as on Discord: a typing indicator lost while Redis is away is not missed.
+    this.redis.publish(this.ephemeralChannel, JSON.stringify(encode(event))).catch(() => undefined);
+  }
+
+  onEphemeral(listener: (event: LoggedEvent) => void): void {
+    this.listen(this.ephemeralChannel, (message) => {
+      const event = decode(JSON.parse(message) as string[], true);
+      if (event) listener(event);
+    });
+  }
+
+  /** Subscribes `handler` to `channel` on the instance's one subscriber connection. */
+  private listen(channel: string, handler: (message: string) => void): void {
+    this.handlers.set(channel, handler);
+    if (!this.subscriber) {
+      const sub = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+      this.subscriber = sub;
+      sub.on('error', () => undefined);
+      sub.on('message', (ch: string, message: string) => this.handlers.get(ch)?.(message));
+    }
+    this.subscriber.subscribe(channel).catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -138,7 +162,8 @@ function encode(e: LoggedEvent): string[] {
   return fields;
 }
 
-function decode(fields: string[]): LoggedEvent | null {
+/** An entry's event; `ephemeral` events have no position (0). */
+function decode(fields: string[], ephemeral = false): LoggedEvent | null {
   const event: LoggedEvent = {
     position: 0,
     id: '',
@@ -182,7 +207,6 @@ function decode(fields: string[]): LoggedEvent | null {
         break;
     }
   }
-  return Number.isSafeInteger(event.position) && event.position > 0 && event.t && event.data
-    ? event
-    : null;
+  const numbered = Number.isSafeInteger(event.position) && (ephemeral || event.position > 0);
+  return numbered && event.t && event.data ? event : null;
 }

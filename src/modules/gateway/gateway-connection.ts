@@ -99,7 +99,8 @@ export class GatewayConnection {
   }
 
   /** Sends dispatch `s` (op 0) of event `t` with payload `d` (JSON text), counted as sent. */
-  sendDispatch(s: number, t: string, d: string): void {
+  /** A dispatch; `s` null for an ephemeral one (never counted for resume). */
+  sendDispatch(s: number | null, t: string, d: string): void {
     if (!this.open) return;
     this.owner.dispatched();
     const head = `{"op":${Op.Dispatch},"s":${s},"t":"${t}","d":`;

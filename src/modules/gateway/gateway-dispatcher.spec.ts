@@ -1,3 +1,4 @@
+import type { EphemeralEvents } from '../../infra/events/ephemeral-events';
 import type { EventListener, EventLog } from '../../infra/events/event-log';
 import type { LoggedEvent } from '../../infra/events/realtime-event';
 import type { GuildSnapshots } from '../guilds/guild-snapshots';
@@ -31,7 +32,8 @@ function dispatcherOnLog(): { dispatcher: GatewayDispatcher; deliver: EventListe
       return () => undefined;
     },
   } as unknown as EventLog;
-  const dispatcher = new GatewayDispatcher(log, {} as GuildSnapshots);
+  const ephemeral = { subscribe: () => undefined } as unknown as EphemeralEvents;
+  const dispatcher = new GatewayDispatcher(log, {} as GuildSnapshots, ephemeral);
   dispatcher.onApplicationBootstrap();
   return { dispatcher, deliver: (events) => listener(events) };
 }

@@ -4,6 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import { EphemeralEvents } from '../../infra/events/ephemeral-events';
 import { EventLog } from '../../infra/events/event-log';
 import { carriesContent, contentFree, type LoggedEvent } from '../../infra/events/realtime-event';
 import { GuildSnapshots } from '../guilds/guild-snapshots';
@@ -33,6 +34,7 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
   constructor(
     private readonly log: EventLog,
     private readonly snapshots: GuildSnapshots,
+    private readonly ephemeral: EphemeralEvents,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -45,6 +47,7 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
         }
       }
     });
+    this.ephemeral.subscribe((event) => this.routeEphemeral(event));
   }
 
   onModuleDestroy(): void {
@@ -108,6 +111,18 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
     // Queued whole while they start: filtered against the guilds they will know then.
     for (const session of this.starting) session.whenStarted(() => this.deliver(session, event));
+  }
+
+  /** An ephemeral event (typing, presence): to the sessions that accept it, as it stands now. */
+  private routeEphemeral(event: LoggedEvent): void {
+    const sessions = event.guildId
+      ? this.byGuild.get(event.guildId)
+      : this.byUser.get(event.userId ?? '');
+    for (const session of sessions ?? EMPTY) {
+      if (!session.busy && this.accepts(session, event)) {
+        session.dispatchEphemeral(event.t, payloadFor(session, event));
+      }
+    }
   }
 
   private deliver(session: GatewaySession, event: LoggedEvent): void {

@@ -275,6 +275,15 @@ export class GatewaySession {
     this.conn?.sendDispatch(this.seqNo, t, dJson);
   }
 
+  /**
+   * Sends an ephemeral dispatch (typing, presence) without a sequence number: not kept, never
+   * replayed, and not counted, so a resume on any instance finds the sequence the log accounts
+   * for. Dropped while the session starts or has no connection.
+   */
+  dispatchEphemeral(t: string, dJson: string): void {
+    if (!this.queued) this.conn?.sendDispatch(null, t, dJson);
+  }
+
   /** The client acknowledged everything up to `seq` (heartbeat): no need to keep it. */
   acknowledged(seq: number): void {
     this.sent.acknowledged(seq);

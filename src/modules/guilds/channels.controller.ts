@@ -11,6 +11,7 @@ import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { ChannelsService } from './channels.service';
 import { CreateMessageDto } from './dto/create-message.dto';
@@ -88,6 +89,24 @@ export class ChannelsController {
     @ChannelId() channelId: string,
   ): Promise<ChannelResponse> {
     return this.channels.delete(caller.userId, channelId);
+  }
+
+  /** The caller is typing: TYPING_START to those who see the channel. */
+  @Post(':channel_id/typing')
+  @HttpCode(204)
+  @Auth({ kind: ['user', 'bot'] })
+  @RateLimit('channel:typing')
+  @ApiOperation({
+    operationId: 'trigger_typing',
+    summary: 'Show that the caller is typing',
+    description:
+      'Needs VIEW_CHANNEL and SEND_MESSAGES. Connected clients that see the channel (with the ' +
+      'GUILD_MESSAGE_TYPING intent) receive TYPING_START; nothing is stored.',
+  })
+  @ApiNoContentResponse({ description: 'Announced.' })
+  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
+  async typing(@CurrentCaller() caller: Caller, @ChannelId() channelId: string): Promise<void> {
+    await this.channels.typing(caller.userId, channelId);
   }
 
   /** Messages, newest first; `before`/`after` are id cursors, `limit` 1-100 (default 50). */

@@ -7,10 +7,12 @@ import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
+import { EphemeralEvents } from '../../infra/events/ephemeral-events';
 import { ChannelEntity, ChannelType } from './channel.entity';
 import type { CreateChannelDto } from './dto/create-channel.dto';
 import type { UpdateChannelDto } from './dto/update-channel.dto';
 import { GuildAccessService } from './guild-access.service';
+import { GuildMembersService } from './guild-members.service';
 import { toChannelResponse } from './guild.mapper';
 import { toGatewayChannel } from './realtime.mapper';
 import type { ChannelResponse } from './guild.response';
@@ -31,7 +33,36 @@ export class ChannelsService {
     private readonly access: GuildAccessService,
     private readonly snowflakes: SnowflakeService,
     private readonly events: RealtimeEvents,
+    private readonly ephemeral: EphemeralEvents,
+    private readonly members: GuildMembersService,
   ) {}
+
+  /**
+   * The caller is typing in the channel (VIEW_CHANNEL and SEND_MESSAGES): TYPING_START to those
+   * who see the channel. Ephemeral — not stored, not replayed (EphemeralEvents).
+   */
+  async typing(userId: string, channelId: string): Promise<void> {
+    const access = await this.access.requireChannelPermission(
+      userId,
+      channelId,
+      Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES,
+    );
+    const member = await this.members.findMember(this.dataSource.manager, access.guildId, userId);
+    if (!member) throw new ApiError(ErrorCode.UnknownChannel);
+    this.ephemeral.publish({
+      t: EventName.TypingStart,
+      guildId: access.guildId,
+      channelId,
+      userId,
+      d: {
+        channel_id: channelId,
+        guild_id: access.guildId,
+        user_id: userId,
+        timestamp: Math.floor(Date.now() / 1000),
+        member,
+      },
+    });
+  }
 
   async list(userId: string, guildId: string): Promise<ChannelResponse[]> {
     await this.access.requirePermission(userId, guildId, 0n);
