@@ -63,6 +63,8 @@ export enum ErrorCode {
   CannotRemoveGuildOwner = 'CANNOT_REMOVE_GUILD_OWNER',
   EmptyMessage = 'EMPTY_MESSAGE',
   CannotEditOthersMessage = 'CANNOT_EDIT_MESSAGE_BY_OTHER_USER',
+  MaxPinsReached = 'MAX_PINS_REACHED',
+  BulkDeleteTooOld = 'BULK_DELETE_TOO_OLD',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   Conflict = 'CONFLICT',
@@ -197,6 +199,14 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
     message: 'The guild owner cannot be removed.',
   },
   [ErrorCode.EmptyMessage]: { status: 400, message: 'Cannot send an empty message.' },
+  [ErrorCode.MaxPinsReached]: {
+    status: 400,
+    message: 'Maximum number of pins reached (50): unpin a message first.',
+  },
+  [ErrorCode.BulkDeleteTooOld]: {
+    status: 400,
+    message: 'You can only bulk delete messages that are under 14 days old.',
+  },
   [ErrorCode.CannotEditOthersMessage]: {
     status: 403,
     message: 'Cannot edit a message authored by another user.',

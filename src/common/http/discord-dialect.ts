@@ -78,6 +78,8 @@ const DISCORD_CODES: Partial<Record<ErrorCode, [number, string]>> = {
   [ErrorCode.AccessDenied]: [50001, 'Missing Access'],
   [ErrorCode.CannotEditOthersMessage]: [50005, 'Cannot edit a message authored by another user'],
   [ErrorCode.EmptyMessage]: [50006, 'Cannot send an empty message'],
+  [ErrorCode.MaxPinsReached]: [30003, 'Maximum number of pins reached (50)'],
+  [ErrorCode.BulkDeleteTooOld]: [50034, 'You can only bulk delete messages that are under 14 days old'],
   [ErrorCode.MissingPermissions]: [50013, 'Missing Permissions'],
   [ErrorCode.InvalidToken]: [0, '401: Unauthorized'],
   [ErrorCode.InvalidOauth2AccessToken]: [50025, 'Invalid OAuth2 access token'],

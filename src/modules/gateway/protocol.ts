@@ -85,6 +85,7 @@ export const EVENT_INTENT: Partial<Record<string, number>> = {
   [E.ChannelCreate]: I.Guilds,
   [E.ChannelUpdate]: I.Guilds,
   [E.ChannelDelete]: I.Guilds,
+  [E.ChannelPinsUpdate]: I.Guilds,
   [E.GuildMemberAdd]: I.GuildMembers,
   [E.GuildMemberUpdate]: I.GuildMembers,
   [E.GuildMemberRemove]: I.GuildMembers,
@@ -93,6 +94,7 @@ export const EVENT_INTENT: Partial<Record<string, number>> = {
   [E.MessageUpdate]: I.GuildMessages,
   [E.MessageDelete]: I.GuildMessages,
   [E.MessageDeleteBulk]: I.GuildMessages,
+  [E.TypingStart]: I.GuildMessageTyping,
 };
 
 export const SUPPORTED_VERSIONS = new Set(['1', '9', '10']);

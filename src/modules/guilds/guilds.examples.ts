@@ -69,3 +69,10 @@ export const UPDATE_CHANNEL_EXAMPLES: BodyExamples = {
   rename: { summary: 'Rename the channel', value: { name: 'release-notes' } },
   move: { summary: 'Move it to the top', value: { position: 0 } },
 };
+
+export const BULK_DELETE_EXAMPLES: BodyExamples = {
+  purge: {
+    summary: 'Delete three recent messages',
+    value: { messages: ['1300000000000000001', '1300000000000000002', '1300000000000000003'] },
+  },
+};

@@ -16,6 +16,9 @@ import { GuildSnapshots } from './guild-snapshots';
 import { GuildsService } from './guilds.service';
 import { MessageEntity } from './message.entity';
 import { MessagesService } from './messages.service';
+import { MessageRenderer } from './message-renderer';
+import { MessageModerationController } from './message-moderation.controller';
+import { MessageModerationService } from './message-moderation.service';
 import { WebhookMessagesWriter } from './webhook-messages.writer';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
@@ -27,10 +30,11 @@ const SERVICES = [
   GuildSnapshots,
   ChannelsService,
   MessagesService,
+  MessageRenderer,
 ];
 
 /** Used inside the module only. */
-const INTERNAL = [WebhookMessagesWriter];
+const INTERNAL = [WebhookMessagesWriter, MessageModerationService];
 
 @Module({
   imports: [
@@ -44,7 +48,8 @@ const INTERNAL = [WebhookMessagesWriter];
       MessageEntity,
     ]),
   ],
-  controllers: [GuildsController, ChannelsController],
+  // MessageModerationController first: its `messages/pins` is matched before `messages/:id`.
+  controllers: [GuildsController, MessageModerationController, ChannelsController],
   providers: [...SERVICES, ...INTERNAL],
   exports: SERVICES,
 })
