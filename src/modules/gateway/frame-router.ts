@@ -3,7 +3,9 @@ import type { RawData } from 'ws';
 import type { GatewayConnection } from './gateway-connection';
 import { HeartbeatHandler } from './opcodes/heartbeat.handler';
 import { IdentifyHandler } from './opcodes/identify.handler';
+import { RequestGuildMembersHandler } from './opcodes/request-guild-members.handler';
 import { ResumeHandler } from './opcodes/resume.handler';
+import { quoteUnsafeIntegers } from '../../common/http/json-limits';
 import {
   CLIENT_FRAME_WINDOW_MS,
   CLIENT_FRAMES_PER_WINDOW,
@@ -11,6 +13,9 @@ import {
   MAX_CLIENT_FRAME_BYTES,
   Op,
 } from './protocol';
+
+/** A digit run long enough to be beyond 2^53 (only then is the text rewritten before parsing). */
+const LONG_DIGITS = /\d{16}/;
 
 /**
  * What a client sends, frame by frame: the frame budget (4008), size and encoding (4002), then
@@ -25,6 +30,7 @@ export class FrameRouter {
     private readonly heartbeat: HeartbeatHandler,
     private readonly identify: IdentifyHandler,
     private readonly resume: ResumeHandler,
+    private readonly requestMembers: RequestGuildMembersHandler,
   ) {}
 
   onFrame(conn: GatewayConnection, data: RawData, isBinary: boolean): void {
@@ -44,7 +50,9 @@ export class FrameRouter {
     if (isBinary || buf.length > MAX_CLIENT_FRAME_BYTES) return conn.close(CloseCode.DecodeError);
     let frame: { op?: unknown; d?: unknown };
     try {
-      frame = JSON.parse(buf.toString('utf8')) as typeof frame;
+      // discord.py sends op 8's guild_id as a JSON number beyond 2^53: kept as a string.
+      const text = buf.toString('utf8');
+      frame = JSON.parse(LONG_DIGITS.test(text) ? quoteUnsafeIntegers(text) : text) as typeof frame;
     } catch {
       return conn.close(CloseCode.DecodeError);
     }
@@ -58,10 +66,12 @@ export class FrameRouter {
         return this.authenticate(conn, 'identify', () => this.identify.handle(conn, frame.d));
       case Op.Resume:
         return this.authenticate(conn, 'resume', () => this.resume.handle(conn, frame.d));
+      case Op.RequestGuildMembers:
+        if (!conn.session) return conn.close(CloseCode.NotAuthenticated);
+        return this.requestMembers.handle(conn, conn.session, frame.d);
       case Op.PresenceUpdate:
       case Op.VoiceStateUpdate:
-      case Op.RequestGuildMembers:
-        // Accepted and ignored: presences, voice and member chunks are not served yet.
+        // Accepted and ignored: presences and voice are not served yet.
         if (!conn.session) return conn.close(CloseCode.NotAuthenticated);
         return;
       default:

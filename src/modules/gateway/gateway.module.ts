@@ -18,6 +18,7 @@ import { GatewayServer } from './gateway.server';
 import { MemorySessionStore } from './memory-session-store';
 import { HeartbeatHandler } from './opcodes/heartbeat.handler';
 import { IdentifyHandler } from './opcodes/identify.handler';
+import { RequestGuildMembersHandler } from './opcodes/request-guild-members.handler';
 import { ResumeHandler } from './opcodes/resume.handler';
 import { RedisSessionStore } from './redis-session-store';
 import { SessionGuard } from './session-guard';
@@ -42,6 +43,7 @@ import { SessionStore } from './session-store';
     HeartbeatHandler,
     IdentifyHandler,
     ResumeHandler,
+    RequestGuildMembersHandler,
     GatewayDispatcher,
     GatewayAuthenticator,
     GatewayLimits,
