@@ -56,6 +56,8 @@ const STATE_CODES = new Set([
   'INVALID_WEBAUTHN_RESPONSE',
   'SSO_NOT_ENABLED',
   'INVALID_SSO_STATE',
+  // The example's fixed ids are from 2023: older than the 14 days bulk delete takes.
+  'BULK_DELETE_TOO_OLD',
 ]);
 const isStateCode = (code: unknown) =>
   typeof code === 'string' && (code.startsWith('UNKNOWN_') || STATE_CODES.has(code));
