@@ -24,6 +24,12 @@ export interface BotCaller {
   kind: 'bot';
   userId: string;
   applicationId: string;
+  /**
+   * Whether its owner enabled message content (GATEWAY_MESSAGE_CONTENT[_LIMITED]): without it a
+   * bot reads other users' messages without their content, on REST as on the gateway (Discord's
+   * rule). Absent: true (callers made before the flags were read, e.g. in unit tests).
+   */
+  readsContent?: boolean;
 }
 
 /** An admin API key (`Admin adm_<key_id>_<secret>`), only on /v1/admin/*. */

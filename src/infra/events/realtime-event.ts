@@ -59,7 +59,7 @@ export function carriesContent(event: Pick<LoggedEvent, 't'>): boolean {
 }
 
 /** A message as a bot without MESSAGE_CONTENT sees it (Discord's rule): no content. */
-function redactMessage<T extends object>(message: T): T {
+export function redactMessage<T extends object>(message: T): T {
   const out = { ...message, content: '', embeds: [], attachments: [], components: [] };
   // A reply carries the message it answers: without its content too.
   const referenced = (message as { referenced_message?: unknown }).referenced_message;

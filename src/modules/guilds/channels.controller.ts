@@ -20,6 +20,7 @@ import { ListMessagesQueryDto } from './dto/list-messages.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
 import { ChannelResponse, MessageResponse } from './guild.response';
 import { MessagesService } from './messages.service';
+import { readableBy } from './message-content';
 import {
   CREATE_MESSAGE_EXAMPLES,
   EDIT_MESSAGE_EXAMPLES,
@@ -121,12 +122,12 @@ export class ChannelsController {
   })
   @ApiOkResponse({ type: [MessageResponse], description: 'The messages, newest first.' })
   @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
-  listMessages(
+  async listMessages(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
     @Query() query: ListMessagesQueryDto,
   ): Promise<MessageResponse[]> {
-    return this.messages.list(caller.userId, channelId, query);
+    return readableBy(caller, await this.messages.list(caller.userId, channelId, query));
   }
 
   /** Posts a message. Needs SEND_MESSAGES; content or embeds required. */
@@ -159,12 +160,15 @@ export class ChannelsController {
   })
   @ApiOkResponse({ type: MessageResponse, description: 'The message.' })
   @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.UnknownMessage, ErrorCode.MissingPermissions)
-  getMessage(
+  async getMessage(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
     @MessageId() messageId: string,
   ): Promise<MessageResponse> {
-    return this.messages.get(caller.userId, channelId, messageId);
+    const [message] = readableBy(caller, [
+      await this.messages.get(caller.userId, channelId, messageId),
+    ]);
+    return message;
   }
 
   /** The author edits their message's content or embeds. */

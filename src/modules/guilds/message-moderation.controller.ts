@@ -16,6 +16,7 @@ import { BulkDeleteMessagesDto } from './dto/bulk-delete-messages.dto';
 import { ListPinsQueryDto } from './dto/list-pins.dto';
 import { MessagePinsResponse, MessageResponse } from './guild.response';
 import { BULK_DELETE_EXAMPLES } from './guilds.examples';
+import { readableBy } from './message-content';
 import { MAX_PINS, MessageModerationService } from './message-moderation.service';
 
 const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
@@ -47,12 +48,25 @@ export class MessageModerationController {
   })
   @ApiOkResponse({ type: MessagePinsResponse, description: 'A page of pins.' })
   @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
-  listPinsPaged(
+  async listPinsPaged(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
     @Query() query: ListPinsQueryDto,
   ): Promise<MessagePinsResponse> {
-    return this.moderation.pins(caller.userId, channelId, query.before, query.limit ?? MAX_PINS);
+    const page = await this.moderation.pins(
+      caller.userId,
+      channelId,
+      query.before,
+      query.limit ?? MAX_PINS,
+    );
+    const messages = readableBy(
+      caller,
+      page.items.map((item) => item.message),
+    );
+    return {
+      items: page.items.map((item, i) => ({ ...item, message: messages[i] })),
+      has_more: page.has_more,
+    };
   }
 
   @Put(':channel_id/messages/pins/:message_id')
@@ -102,11 +116,11 @@ export class MessageModerationController {
   })
   @ApiOkResponse({ type: [MessageResponse], description: 'The pinned messages.' })
   @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions)
-  listPins(
+  async listPins(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
   ): Promise<MessageResponse[]> {
-    return this.moderation.pinnedMessages(caller.userId, channelId);
+    return readableBy(caller, await this.moderation.pinnedMessages(caller.userId, channelId));
   }
 
   @Put(':channel_id/pins/:message_id')
