@@ -93,6 +93,10 @@ export const EVENT_INTENT: Partial<Record<string, number>> = {
   [E.MessageUpdate]: I.GuildMessages,
   [E.MessageDelete]: I.GuildMessages,
   [E.MessageDeleteBulk]: I.GuildMessages,
+  [E.MessageReactionAdd]: I.GuildMessageReactions,
+  [E.MessageReactionRemove]: I.GuildMessageReactions,
+  [E.MessageReactionRemoveAll]: I.GuildMessageReactions,
+  [E.MessageReactionRemoveEmoji]: I.GuildMessageReactions,
 };
 
 export const SUPPORTED_VERSIONS = new Set(['1', '9', '10']);

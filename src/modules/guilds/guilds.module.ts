@@ -16,6 +16,10 @@ import { GuildSnapshots } from './guild-snapshots';
 import { GuildsService } from './guilds.service';
 import { MessageEntity } from './message.entity';
 import { MessagesService } from './messages.service';
+import { MessageReactionEntity } from './reactions/message-reaction.entity';
+import { ReactionCounts } from './reactions/reaction-counts';
+import { ReactionsController } from './reactions/reactions.controller';
+import { ReactionsService } from './reactions/reactions.service';
 import { WebhookMessagesWriter } from './webhook-messages.writer';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
@@ -27,10 +31,11 @@ const SERVICES = [
   GuildSnapshots,
   ChannelsService,
   MessagesService,
+  ReactionsService,
 ];
 
 /** Used inside the module only. */
-const INTERNAL = [WebhookMessagesWriter];
+const INTERNAL = [WebhookMessagesWriter, ReactionCounts];
 
 @Module({
   imports: [
@@ -42,9 +47,10 @@ const INTERNAL = [WebhookMessagesWriter];
       GuildMemberEntity,
       ChannelEntity,
       MessageEntity,
+      MessageReactionEntity,
     ]),
   ],
-  controllers: [GuildsController, ChannelsController],
+  controllers: [GuildsController, ChannelsController, ReactionsController],
   providers: [...SERVICES, ...INTERNAL],
   exports: SERVICES,
 })

@@ -25,6 +25,7 @@ import {
 import type { MessageResponse } from './guild.response';
 import { MessageEntity } from './message.entity';
 import { hasPermission, Permissions } from './permissions';
+import { ReactionCounts } from './reactions/reaction-counts';
 
 export const DEFAULT_MESSAGE_LIMIT = 50;
 /** Messages rewritten (and announced) per statement when a guild's webhook avatars are purged. */
@@ -47,6 +48,7 @@ export class MessagesService {
     private readonly snowflakes: SnowflakeService,
     private readonly events: RealtimeEvents,
     private readonly webhookWriter: WebhookMessagesWriter,
+    private readonly reactions: ReactionCounts,
   ) {}
 
   /**
@@ -76,7 +78,8 @@ export class MessagesService {
     if (query.after !== undefined) qb.andWhere('m.id > :after', { after: query.after });
     const rows = await qb.getMany();
     if (ascending) rows.reverse();
-    return this.withReplies(this.dataSource.manager, access.guildId, rows);
+    const out = await this.withReplies(this.dataSource.manager, access.guildId, rows);
+    return this.reactions.attach(out, userId);
   }
 
   /** One message. Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
@@ -87,10 +90,10 @@ export class MessagesService {
       Permissions.VIEW_CHANNEL | Permissions.READ_MESSAGE_HISTORY,
     );
     const manager = this.dataSource.manager;
-    const [out] = await this.withReplies(manager, access.guildId, [
-      await this.find(manager, channelId, messageId),
+    const out = await this.withReplies(manager, access.guildId, [
+      await this.findInChannel(manager, channelId, messageId),
     ]);
-    return out;
+    return (await this.reactions.attach(out, userId))[0];
   }
 
   /** Needs VIEW_CHANNEL and SEND_MESSAGES; content or at least one embed. */
@@ -155,8 +158,8 @@ export class MessagesService {
       channelId,
       Permissions.VIEW_CHANNEL,
     );
-    return this.dataSource.transaction(async (manager) => {
-      const message = await this.find(manager, channelId, messageId, true);
+    const edited = await this.dataSource.transaction(async (manager) => {
+      const message = await this.findInChannel(manager, channelId, messageId, true);
       if (message.webhookId !== null || message.authorId !== userId) {
         throw new ApiError(ErrorCode.CannotEditOthersMessage);
       }
@@ -186,6 +189,7 @@ export class MessagesService {
       ]);
       return out;
     });
+    return (await this.reactions.attach([edited], userId))[0];
   }
 
   /** The author deletes their message; anyone else needs MANAGE_MESSAGES. */
@@ -196,7 +200,7 @@ export class MessagesService {
       Permissions.VIEW_CHANNEL,
     );
     await this.dataSource.transaction(async (manager) => {
-      const message = await this.find(manager, channelId, messageId, true);
+      const message = await this.findInChannel(manager, channelId, messageId, true);
       const own = message.webhookId === null && message.authorId === userId;
       if (!own && !hasPermission(access.permissions, Permissions.MANAGE_MESSAGES)) {
         throw new ApiError(ErrorCode.MissingPermissions);
@@ -266,7 +270,7 @@ export class MessagesService {
       (ref.guild_id != null && ref.guild_id !== guildId);
     const found = elsewhere
       ? null
-      : await this.find(this.dataSource.manager, channelId, ref.message_id).catch(
+      : await this.findInChannel(this.dataSource.manager, channelId, ref.message_id).catch(
           (err: unknown) => {
             if (err instanceof ApiError && err.code === ErrorCode.UnknownMessage) return null;
             throw err;
@@ -309,8 +313,11 @@ export class MessagesService {
     return draft;
   }
 
-  /** A message of the channel (404 UNKNOWN_MESSAGE otherwise), locked when about to change. */
-  private async find(
+  /**
+   * A message of the channel (404 UNKNOWN_MESSAGE otherwise), locked when about to change (or
+   * when what hangs on it is: its reactions).
+   */
+  async findInChannel(
     manager: EntityManager,
     channelId: string,
     messageId: string,
