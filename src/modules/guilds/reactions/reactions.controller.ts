@@ -89,7 +89,12 @@ export class ReactionsController {
       EMOJI_NOTE,
   })
   @ApiNoContentResponse({ description: 'Removed.' })
-  @ApiErrors(...NOT_FOUND, ErrorCode.MissingPermissions, ErrorCode.UnknownEmoji)
+  @ApiErrors(
+    ...NOT_FOUND,
+    ErrorCode.UnknownUser,
+    ErrorCode.MissingPermissions,
+    ErrorCode.UnknownEmoji,
+  )
   async removeUser(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
