@@ -1,10 +1,12 @@
+import { Events, GatewayIntentBits, type MessageReaction, type TextChannel } from 'discord.js';
 import type { ParleyApp } from '../src/app.setup';
 import { Permissions } from '../src/modules/guilds/permissions';
 import { createTestApp, http } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
 import { GatewayClient } from './helpers/gateway-client';
 import { addMember, createGuild, giveRole, type TestGuild } from './helpers/guild-factories';
-import { createApplication, installBot } from './helpers/oauth2-factories';
+import { loginDiscordJs, waitFor } from './helpers/discordjs';
+import { createApplication, installBot, VIEW_AND_SEND } from './helpers/oauth2-factories';
 import { serverPort } from './helpers/ports';
 
 const THUMBS = '👍';
@@ -27,6 +29,7 @@ const reaction = (name: string, count: number, me: boolean) => ({
 /** Discord's reaction routes: unicode emoji, the `reactions` of message reads, the four events. */
 describe('messages: reactions', () => {
   let app: ParleyApp;
+  let port: number;
   let owner: TestUser;
   let reactor: TestUser;
   let plain: TestUser;
@@ -38,8 +41,8 @@ describe('messages: reactions', () => {
   let deaf: GatewayClient;
 
   beforeAll(async () => {
-    const port = await serverPort();
-    app = await createTestApp();
+    port = await serverPort();
+    app = await createTestApp({ env: { GATEWAY_URL: `ws://127.0.0.1:${port}/gateway` } });
     await app.listen(port, '127.0.0.1');
     [owner, reactor, plain, moderator, outsider] = await Promise.all(
       [0, 1, 2, 3, 4].map(() => registerUser(app)),
@@ -314,6 +317,37 @@ describe('messages: reactions', () => {
     const marker = await post('after the reactions');
     await deaf.next((f) => f.t === 'MESSAGE_CREATE' && f.d.id === marker);
     expect(deaf.dispatches().filter((f) => f.t!.startsWith('MESSAGE_REACTION'))).toEqual([]);
+  });
+
+  it('serves discord.js: it reacts (percent-encoded), reads the reactions and who reacted, removes', async () => {
+    const bot = await createApplication(app, owner);
+    const permissions = BigInt(VIEW_AND_SEND) | Permissions.ADD_REACTIONS;
+    await installBot(app, owner, bot, g.guildId, String(permissions));
+    const client = await loginDiscordJs(port, bot.botToken, [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.GuildMessageReactions,
+    ]);
+    try {
+      const id = await post('discord.js reacts');
+      const channel = (await client.channels.fetch(g.channelId)) as TextChannel;
+      const message = await channel.messages.fetch(id);
+      const added = waitFor<[MessageReaction]>(
+        client,
+        Events.MessageReactionAdd,
+        (r) => r.message.id === id,
+      );
+      await message.react(FAMILY);
+      expect((await added)[0].emoji.name).toBe(FAMILY);
+      const read = await channel.messages.fetch({ message: id, force: true });
+      const mine = read.reactions.cache.get(FAMILY)!;
+      expect({ count: mine.count, me: mine.me }).toEqual({ count: 1, me: true });
+      expect([...(await mine.users.fetch()).keys()]).toEqual([bot.botUserId]);
+      await mine.users.remove(bot.botUserId);
+      expect((await getMessage(owner, id)).body).not.toHaveProperty('reactions');
+    } finally {
+      await client.destroy();
+    }
   });
 });
 
