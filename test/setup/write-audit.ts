@@ -4,7 +4,7 @@ import { Client } from 'pg';
  * The mechanical check that every change is announced (issue 27, ARCHITECTURE.md §7): on a test
  * database, triggers record every write to the tables clients see through the gateway —
  * messages, guild_members, guild_roles, channels, guilds, and the columns of users that sessions
- * show — and every event written to the outbox, each with its transaction id. When the run ends,
+ * show, message_reactions — and every event written to the outbox, each with its transaction id. When the run ends,
  * each write must have an event of its kind, for the same row, in the same transaction: a new
  * writer that forgets its event fails CI. Test fixtures that write rows directly mark their
  * transaction (`SET LOCAL parley.fixture = 'on'`, see test/helpers/fixtures.ts) and are skipped.
@@ -40,6 +40,8 @@ BEGIN
 END $$;
 CREATE TRIGGER test_audit AFTER INSERT OR UPDATE OR DELETE ON messages
   FOR EACH ROW EXECUTE FUNCTION test_audit_write();
+CREATE TRIGGER test_audit AFTER INSERT OR DELETE ON message_reactions
+  FOR EACH ROW EXECUTE FUNCTION test_audit_write();
 CREATE TRIGGER test_audit AFTER INSERT OR DELETE OR UPDATE ON guild_members
   FOR EACH ROW EXECUTE FUNCTION test_audit_write();
 CREATE TRIGGER test_audit AFTER INSERT OR UPDATE OR DELETE ON guild_roles
@@ -68,6 +70,21 @@ const COVERED = `
          (e.type = 'MESSAGE_DELETE' AND e.data->>'id' = w.row_data->>'id')
       OR (e.type = 'MESSAGE_DELETE_BULK' AND e.data->'ids' ? (w.row_data->>'id'))
       OR (e.type = 'CHANNEL_DELETE' AND e.data->>'id' = w.row_data->>'channel_id')
+    WHEN 'message_reactions:INSERT' THEN e.type = 'MESSAGE_REACTION_ADD'
+      AND e.data->>'message_id' = w.row_data->>'message_id'
+      AND e.data->>'user_id' = w.row_data->>'user_id' AND e.data->'emoji'->>'name' = w.row_data->>'emoji'
+    -- A reaction also goes with its message (MESSAGE_DELETE & co. announce that; a channel or guild
+    -- deleted names no message) and with its user (a bot deleted with its application leaves).
+    WHEN 'message_reactions:DELETE' THEN
+         (e.type = 'MESSAGE_REACTION_REMOVE' AND e.data->>'message_id' = w.row_data->>'message_id'
+          AND e.data->>'user_id' = w.row_data->>'user_id' AND e.data->'emoji'->>'name' = w.row_data->>'emoji')
+      OR (e.type = 'MESSAGE_REACTION_REMOVE_EMOJI' AND e.data->>'message_id' = w.row_data->>'message_id'
+          AND e.data->'emoji'->>'name' = w.row_data->>'emoji')
+      OR (e.type = 'MESSAGE_REACTION_REMOVE_ALL' AND e.data->>'message_id' = w.row_data->>'message_id')
+      OR (e.type = 'MESSAGE_DELETE' AND e.data->>'id' = w.row_data->>'message_id')
+      OR (e.type = 'MESSAGE_DELETE_BULK' AND e.data->'ids' ? (w.row_data->>'message_id'))
+      OR e.type IN ('CHANNEL_DELETE', 'GUILD_DELETE')
+      OR (e.type = 'GUILD_MEMBER_REMOVE' AND e.user_id::text = w.row_data->>'user_id')
     WHEN 'guild_members:INSERT' THEN e.type = 'GUILD_MEMBER_ADD'
       AND e.guild_id::text = w.row_data->>'guild_id' AND e.user_id::text = w.row_data->>'user_id'
     WHEN 'guild_members:UPDATE' THEN e.type = 'GUILD_MEMBER_UPDATE'

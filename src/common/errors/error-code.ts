@@ -53,6 +53,7 @@ export enum ErrorCode {
   UnknownApplication = 'UNKNOWN_APPLICATION',
   UnknownArchive = 'UNKNOWN_ARCHIVE',
   UnknownSession = 'UNKNOWN_SESSION',
+  UnknownEmoji = 'UNKNOWN_EMOJI',
   AdminApiKeyNotFound = 'ADMIN_API_KEY_NOT_FOUND',
   InvalidHandoffCode = 'INVALID_HANDOFF_CODE',
   HandoffCodeExpired = 'HANDOFF_CODE_EXPIRED',
@@ -60,6 +61,7 @@ export enum ErrorCode {
   ArchiveExpired = 'ARCHIVE_EXPIRED',
   MaxWebhooksPerChannel = 'MAX_WEBHOOKS_PER_CHANNEL',
   MaxGuildChannels = 'MAX_GUILD_CHANNELS',
+  MaxReactions = 'MAX_REACTIONS',
   CannotRemoveGuildOwner = 'CANNOT_REMOVE_GUILD_OWNER',
   EmptyMessage = 'EMPTY_MESSAGE',
   CannotEditOthersMessage = 'CANNOT_EDIT_MESSAGE_BY_OTHER_USER',
@@ -184,6 +186,8 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.UnknownApplication]: { status: 404, message: 'Unknown application.' },
   [ErrorCode.UnknownArchive]: { status: 404, message: 'Unknown archive.' },
   [ErrorCode.UnknownSession]: { status: 404, message: 'Unknown session.' },
+  // 400 as on Discord: the emoji is a malformed part of the request, not a missing resource.
+  [ErrorCode.UnknownEmoji]: { status: 400, message: 'Unknown emoji.' },
   [ErrorCode.AdminApiKeyNotFound]: { status: 404, message: 'Admin API key not found.' },
   [ErrorCode.InvalidHandoffCode]: { status: 400, message: 'Invalid handoff code.' },
   [ErrorCode.HandoffCodeExpired]: { status: 400, message: 'Handoff code expired.' },
@@ -194,6 +198,10 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
     message: 'Maximum number of webhooks in this channel reached.',
   },
   [ErrorCode.MaxGuildChannels]: { status: 400, message: 'Maximum number of channels reached.' },
+  [ErrorCode.MaxReactions]: {
+    status: 400,
+    message: 'Maximum number of different reactions on a message reached (20).',
+  },
   [ErrorCode.CannotRemoveGuildOwner]: {
     status: 400,
     message: 'The guild owner cannot be removed.',

@@ -8,6 +8,9 @@ export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
   channel_id: 'Channel ID (snowflake, as a string).',
   message_id: 'Message ID (snowflake, as a string) of a message in that channel.',
   user_id: 'User ID (snowflake, as a string).',
+  emoji:
+    'A unicode emoji, percent-encoded (`%F0%9F%91%8D` for 👍); custom emoji (`name:id`) are ' +
+    'unknown (Parley has none).',
   webhook_id: 'Webhook ID (snowflake, as a string).',
   token:
     'The webhook token (64 characters), as returned when the webhook was created; ' +

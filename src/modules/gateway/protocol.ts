@@ -95,6 +95,10 @@ export const EVENT_INTENT: Partial<Record<string, number>> = {
   [E.MessageDelete]: I.GuildMessages,
   [E.MessageDeleteBulk]: I.GuildMessages,
   [E.TypingStart]: I.GuildMessageTyping,
+  [E.MessageReactionAdd]: I.GuildMessageReactions,
+  [E.MessageReactionRemove]: I.GuildMessageReactions,
+  [E.MessageReactionRemoveAll]: I.GuildMessageReactions,
+  [E.MessageReactionRemoveEmoji]: I.GuildMessageReactions,
 };
 
 export const SUPPORTED_VERSIONS = new Set(['1', '9', '10']);

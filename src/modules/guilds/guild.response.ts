@@ -1,6 +1,7 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { UserPartialResponse } from '../users/user.response';
 import { EmbedDto } from './dto/embed.dto';
+import { ReactionResponse } from './reactions/reaction.response';
 
 export class GuildResponse {
   @ApiProperty({ example: '1234567890123456789' })
@@ -141,6 +142,12 @@ export class MessageResponse {
   /** For a reply: the message it answers, null when that one was deleted. */
   @ApiProperty({ required: false, nullable: true, type: () => MessageResponse })
   referenced_message?: MessageResponse | null;
+  /**
+   * Its reactions in the order their emoji were first added, `me` for the caller; absent when it
+   * has none (as on Discord), and in gateway events.
+   */
+  @ApiProperty({ required: false, type: [ReactionResponse] })
+  reactions?: ReactionResponse[];
   /** Echoed from the request that created it (POST only). */
   @ApiProperty({ required: false, oneOf: [{ type: 'string' }, { type: 'integer' }] })
   nonce?: string | number;

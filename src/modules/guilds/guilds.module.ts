@@ -19,6 +19,10 @@ import { MessagesService } from './messages.service';
 import { MessageRenderer } from './message-renderer';
 import { MessageModerationController } from './message-moderation.controller';
 import { MessageModerationService } from './message-moderation.service';
+import { MessageReactionEntity } from './reactions/message-reaction.entity';
+import { ReactionCounts } from './reactions/reaction-counts';
+import { ReactionsController } from './reactions/reactions.controller';
+import { ReactionsService } from './reactions/reactions.service';
 import { WebhookMessagesWriter } from './webhook-messages.writer';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
@@ -31,10 +35,11 @@ const SERVICES = [
   ChannelsService,
   MessagesService,
   MessageRenderer,
+  ReactionsService,
 ];
 
 /** Used inside the module only. */
-const INTERNAL = [WebhookMessagesWriter, MessageModerationService];
+const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCounts];
 
 @Module({
   imports: [
@@ -46,10 +51,16 @@ const INTERNAL = [WebhookMessagesWriter, MessageModerationService];
       GuildMemberEntity,
       ChannelEntity,
       MessageEntity,
+      MessageReactionEntity,
     ]),
   ],
   // MessageModerationController first: its `messages/pins` is matched before `messages/:id`.
-  controllers: [GuildsController, MessageModerationController, ChannelsController],
+  controllers: [
+    GuildsController,
+    MessageModerationController,
+    ChannelsController,
+    ReactionsController,
+  ],
   providers: [...SERVICES, ...INTERNAL],
   exports: SERVICES,
 })

@@ -90,7 +90,7 @@ export class MessageModerationService {
     if (before !== undefined) qb.andWhere('msg.pinned_at < :before', { before: new Date(before) });
     const rows = await qb.getMany();
     const page = rows.slice(0, limit);
-    const messages = await this.renderer.render(m, access.guildId, page);
+    const messages = await this.renderer.render(m, access.guildId, page, userId);
     return {
       items: page.map((row, i) => ({
         pinned_at: (row.pinnedAt as Date).toISOString(),

@@ -4,33 +4,45 @@ import { GuildMembersService } from './guild-members.service';
 import { asReply, toMessageResponse } from './guild.mapper';
 import type { GuildMemberResponse, MessageMemberResponse, MessageResponse } from './guild.response';
 import { MessageEntity } from './message.entity';
+import { ReactionCounts } from './reactions/reaction-counts';
 
 /**
- * Messages as REST and the gateway show them, whoever reads them: a reply with the message it
- * answers, and the author's and each mentioned user's membership (Discord's `member`, which bot
- * libraries read for roles and permissions). A page of messages costs one query for the replies
- * and one for the members, whatever its length.
+ * Messages as REST and the gateway show them: a reply with the message it answers, and the
+ * author's and each mentioned user's membership (Discord's `member`, which bot libraries read for
+ * roles and permissions); for a REST reader (`viewerId`) also their reactions, with `me` for that
+ * reader. A page of messages costs one query each for replies, members and reactions, whatever
+ * its length.
  */
 @Injectable()
 export class MessageRenderer {
-  constructor(private readonly members: GuildMembersService) {}
+  constructor(
+    private readonly members: GuildMembersService,
+    private readonly reactions: ReactionCounts,
+  ) {}
 
   async render(
     m: EntityManager,
     guildId: string,
     rows: MessageEntity[],
+    viewerId?: string,
   ): Promise<MessageResponse[]> {
     const [referenced, members] = await Promise.all([
       this.referencedBy(m, rows),
       this.members.membersAmong(m, guildId, peopleOf(rows)),
     ]);
-    return rows.map((r) => {
-      const out = toMessageResponse(r);
+    const out = rows.map((r) => {
+      const message = toMessageResponse(r);
       if (r.referenceId) {
-        asReply(out, guildId, r.referenceId, referenced.get(r.referenceId) ?? null);
+        asReply(message, guildId, r.referenceId, referenced.get(r.referenceId) ?? null);
       }
-      return withMembers(out, members);
+      return withMembers(message, members);
     });
+    return viewerId === undefined ? out : this.withReactions(out, viewerId);
+  }
+
+  /** Messages with their reactions as `viewerId` sees them (REST only: events carry none). */
+  withReactions(messages: MessageResponse[], viewerId: string): Promise<MessageResponse[]> {
+    return this.reactions.attach(messages, viewerId);
   }
 
   /** The messages replies answer, by id, as REST shows them (without their own members). */

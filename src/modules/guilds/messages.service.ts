@@ -76,7 +76,7 @@ export class MessagesService {
     if (query.after !== undefined) qb.andWhere('m.id > :after', { after: query.after });
     const rows = await qb.getMany();
     if (ascending) rows.reverse();
-    return this.renderer.render(this.dataSource.manager, access.guildId, rows);
+    return this.renderer.render(this.dataSource.manager, access.guildId, rows, userId);
   }
 
   /** One message. Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
@@ -87,9 +87,12 @@ export class MessagesService {
       Permissions.VIEW_CHANNEL | Permissions.READ_MESSAGE_HISTORY,
     );
     const manager = this.dataSource.manager;
-    const [out] = await this.renderer.render(manager, access.guildId, [
-      await this.find(manager, channelId, messageId),
-    ]);
+    const [out] = await this.renderer.render(
+      manager,
+      access.guildId,
+      [await this.findInChannel(manager, channelId, messageId)],
+      userId,
+    );
     return out;
   }
 
@@ -201,8 +204,8 @@ export class MessagesService {
       channelId,
       Permissions.VIEW_CHANNEL,
     );
-    return this.dataSource.transaction(async (manager) => {
-      const message = await this.find(manager, channelId, messageId, true);
+    const edited = await this.dataSource.transaction(async (manager) => {
+      const message = await this.findInChannel(manager, channelId, messageId, true);
       if (message.webhookId !== null || message.authorId !== userId) {
         throw new ApiError(ErrorCode.CannotEditOthersMessage);
       }
@@ -234,6 +237,7 @@ export class MessagesService {
       ]);
       return out;
     });
+    return (await this.renderer.withReactions([edited], userId))[0];
   }
 
   /** The author deletes their message; anyone else needs MANAGE_MESSAGES. */
@@ -244,7 +248,7 @@ export class MessagesService {
       Permissions.VIEW_CHANNEL,
     );
     await this.dataSource.transaction(async (manager) => {
-      const message = await this.find(manager, channelId, messageId, true);
+      const message = await this.findInChannel(manager, channelId, messageId, true);
       const own = message.webhookId === null && message.authorId === userId;
       if (!own && !hasPermission(access.permissions, Permissions.MANAGE_MESSAGES)) {
         throw new ApiError(ErrorCode.MissingPermissions);
@@ -314,7 +318,7 @@ export class MessagesService {
       (ref.guild_id != null && ref.guild_id !== guildId);
     const found = elsewhere
       ? null
-      : await this.find(this.dataSource.manager, channelId, ref.message_id).catch(
+      : await this.findInChannel(this.dataSource.manager, channelId, ref.message_id).catch(
           (err: unknown) => {
             if (err instanceof ApiError && err.code === ErrorCode.UnknownMessage) return null;
             throw err;
@@ -333,8 +337,11 @@ export class MessagesService {
     return draft;
   }
 
-  /** A message of the channel (404 UNKNOWN_MESSAGE otherwise), locked when about to change. */
-  private async find(
+  /**
+   * A message of the channel (404 UNKNOWN_MESSAGE otherwise), locked when about to change (or
+   * when what hangs on it is: its reactions).
+   */
+  async findInChannel(
     manager: EntityManager,
     channelId: string,
     messageId: string,
