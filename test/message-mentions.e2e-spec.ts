@@ -3,6 +3,12 @@ import { createTestApp, http } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
 import { GatewayClient } from './helpers/gateway-client';
 import { addMember, createGuild, giveRole, type TestGuild } from './helpers/guild-factories';
+import {
+  createApplication,
+  installBot,
+  MESSAGE_CONTENT_INTENT_FLAG,
+  setApplicationFlags,
+} from './helpers/oauth2-factories';
 import { serverPort } from './helpers/ports';
 
 /** Members on messages, role mentions, allowed_mentions and enforce_nonce (Discord's rules). */
@@ -112,6 +118,39 @@ describe('messages: members, mentions and nonces', () => {
       allowed_mentions: { replied_user: true },
     }).expect(201);
     expect(asked.body.mentions.map((u: { id: string }) => u.id)).toEqual([member.userId]);
+  });
+
+  it('REST reads blank other users’ content for a bot without MESSAGE_CONTENT, as the gateway does', async () => {
+    const bot = await createApplication(app, owner);
+    await installBot(app, owner, bot, g.guildId);
+    const secret = await post(member, { content: 'secret plans', embeds: [{ title: 't' }] }).expect(
+      201,
+    );
+    const addressed = await post(member, { content: `<@${bot.botUserId}> hi` }).expect(201);
+    const read = (id: string, base = '/v1') =>
+      http(app)
+        .get(`${base}/channels/${g.channelId}/messages/${id}`)
+        .set('Authorization', `Bot ${bot.botToken}`)
+        .expect(200);
+    expect((await read(secret.body.id)).body).toMatchObject({ content: '', embeds: [] });
+    expect((await read(addressed.body.id, '/api/v10')).body.content).toBe(`<@${bot.botUserId}> hi`);
+    const list = await http(app)
+      .get(`/v1/channels/${g.channelId}/messages?limit=2`)
+      .set('Authorization', `Bot ${bot.botToken}`)
+      .expect(200);
+    expect(list.body.map((m: { content: string }) => m.content)).toEqual([
+      `<@${bot.botUserId}> hi`,
+      '',
+    ]);
+    // Its owner enables message content: the next read shows it (the cached credential is dropped).
+    await setApplicationFlags(app, owner, bot, MESSAGE_CONTENT_INTENT_FLAG);
+    expect((await read(secret.body.id)).body.content).toBe('secret plans');
+    // Users always read content.
+    const asUser = await http(app)
+      .get(`/v1/channels/${g.channelId}/messages/${secret.body.id}`)
+      .set('Authorization', owner.token)
+      .expect(200);
+    expect(asUser.body.content).toBe('secret plans');
   });
 
   it('enforce_nonce: a repeated post returns the first message, even when both race', async () => {
