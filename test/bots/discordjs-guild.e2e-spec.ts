@@ -1,0 +1,185 @@
+import {
+  type Client,
+  Events,
+  GatewayIntentBits,
+  type GuildBan,
+  type Message,
+  MessageType,
+  PermissionFlagsBits,
+  type TextChannel,
+} from 'discord.js';
+import type { ParleyApp } from '../../src/app.setup';
+import { createTestApp, http } from '../helpers/app';
+import { loginDiscordJs, waitFor } from '../helpers/discordjs';
+import { registerUser, type TestUser } from '../helpers/factories';
+import { GatewayClient } from '../helpers/gateway-client';
+import { addMember, createGuild, type TestGuild } from '../helpers/guild-factories';
+import {
+  createApplication,
+  installBot,
+  MEMBERS_INTENT_FLAG,
+  MESSAGE_CONTENT_INTENT_FLAG,
+  setApplicationFlags,
+  type TestApplication,
+} from '../helpers/oauth2-factories';
+import { serverPort } from '../helpers/ports';
+
+/** View, send, history, reactions, manage messages, manage roles, ban members. */
+const BOT_PERMISSIONS = String(
+  (1n << 10n) | (1n << 11n) | (1n << 16n) | (1n << 6n) | (1n << 13n) | (1n << 28n) | (1n << 2n),
+);
+
+/**
+ * discord.js 14, unmodified (only `rest.api` set), doing what guild bots do every day with its
+ * REST calls on one Parley instance and its gateway connection on another (same database and
+ * Redis: GET /gateway/bot on the first names the second).
+ */
+describe('bots: discord.js guild operations across two instances', () => {
+  let rest: ParleyApp;
+  let gateway: ParleyApp;
+  let owner: TestUser;
+  let member: TestUser;
+  let g: TestGuild;
+  let application: TestApplication;
+  let client: Client;
+  let channel: TextChannel;
+  let watcher: GatewayClient;
+
+  beforeAll(async () => {
+    const [restPort, gatewayPort] = [await serverPort(), await serverPort()];
+    const gatewayUrl = `ws://127.0.0.1:${gatewayPort}/gateway`;
+    const shared = { REDIS_URL: process.env.TEST_REDIS_URL!, GATEWAY_URL: gatewayUrl };
+    rest = await createTestApp({ env: shared });
+    gateway = await createTestApp({ env: shared });
+    await rest.listen(restPort, '127.0.0.1');
+    await gateway.listen(gatewayPort, '127.0.0.1');
+    [owner, member] = await Promise.all([registerUser(rest), registerUser(rest)]);
+    g = await createGuild(rest, owner.token);
+    await addMember(rest, g.guildId, member.userId);
+    application = await createApplication(rest, owner);
+    await setApplicationFlags(
+      rest,
+      owner,
+      application,
+      MESSAGE_CONTENT_INTENT_FLAG | MEMBERS_INTENT_FLAG,
+    );
+    await installBot(rest, owner, application, g.guildId, BOT_PERMISSIONS);
+    client = await loginDiscordJs(restPort, application.botToken, [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMembers,
+      GatewayIntentBits.GuildModeration,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.GuildMessageReactions,
+      GatewayIntentBits.MessageContent,
+    ]);
+    channel = client.channels.cache.get(g.channelId) as TextChannel;
+    // The owner watches from the REST instance's gateway (events cross instances both ways).
+    watcher = await GatewayClient.ready(`ws://127.0.0.1:${restPort}/gateway`, owner.token);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.destroy();
+    watcher?.ws.terminate();
+    await gateway?.close();
+    await rest?.close();
+  });
+
+  const postAs = async (who: TestUser, content: string): Promise<string> => {
+    const res = await http(rest)
+      .post(`/v1/channels/${g.channelId}/messages`)
+      .set('Authorization', who.token)
+      .send({ content })
+      .expect(201);
+    return res.body.id as string;
+  };
+
+  it('guild.members.fetch() gets the whole list through op 8', async () => {
+    const members = await channel.guild.members.fetch();
+    expect([...members.keys()].sort()).toEqual(
+      [owner.userId, member.userId, application.botUserId].sort(),
+    );
+  });
+
+  it('message.member.permissions.has() and message.reply() on a command', async () => {
+    const answers = new Map<string, boolean>();
+    const handler = async (message: Message) => {
+      if (message.content !== '!mod' || !message.member) return;
+      const allowed = message.member.permissions.has(PermissionFlagsBits.ManageMessages);
+      answers.set(message.author.id, allowed);
+      await message.reply(allowed ? 'allowed' : 'denied');
+    };
+    client.on(Events.MessageCreate, handler);
+    try {
+      for (const who of [owner, member]) {
+        const asked = await postAs(who, '!mod');
+        const reply = await watcher.next(
+          (f) => f.t === 'MESSAGE_CREATE' && f.d.message_reference?.message_id === asked,
+        );
+        expect(reply.d).toMatchObject({
+          type: MessageType.Reply,
+          author: { id: application.botUserId },
+          content: who === owner ? 'allowed' : 'denied',
+        });
+      }
+      expect(Object.fromEntries(answers)).toEqual({
+        [owner.userId]: true,
+        [member.userId]: false,
+      });
+    } finally {
+      client.off(Events.MessageCreate, handler);
+    }
+  });
+
+  it('sendTyping() reaches a session on the other instance as TYPING_START', async () => {
+    await channel.sendTyping();
+    const typing = await watcher.dispatch('TYPING_START');
+    expect(typing.d).toMatchObject({ channel_id: g.channelId, user_id: application.botUserId });
+  });
+
+  it('reacts, pins (the newer routes) and bulk-deletes; the events come back through the gateway', async () => {
+    const message = await channel.send('react and pin');
+    const added = waitFor(client, Events.MessageReactionAdd, () => true);
+    await message.react('👍');
+    await added;
+    await message.pin();
+    const pins = await channel.messages.fetchPins();
+    expect(pins.items.map((p) => p.message.id)).toEqual([message.id]);
+    await message.unpin();
+
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await channel.send(`bulk ${i}`)).id);
+    const bulk = waitFor(client, Events.MessageBulkDelete, () => true);
+    const deleted = await channel.bulkDelete(ids);
+    expect([...deleted.keys()].sort()).toEqual([...ids].sort());
+    await bulk;
+  });
+
+  it('creates a role, adds it to a member and removes it', async () => {
+    const guild = channel.guild;
+    const role = await guild.roles.create({
+      name: 'helpers',
+      permissions: [PermissionFlagsBits.ManageMessages],
+    });
+    const target = await guild.members.fetch({ user: member.userId, force: true });
+    await target.roles.add(role);
+    const after = await guild.members.fetch({ user: member.userId, force: true });
+    expect([...after.roles.cache.keys()].sort()).toEqual([g.guildId, role.id].sort());
+    await after.roles.remove(role);
+    await role.delete();
+  });
+
+  it('bans and unbans a member (GUILD_BAN_ADD reaches the bot)', async () => {
+    const banned = waitFor<[GuildBan]>(
+      client,
+      Events.GuildBanAdd,
+      (ban) => ban.user.id === member.userId,
+    );
+    banned.catch(() => undefined); // awaited below; a failed ban must not leave it unhandled
+    await channel.guild.members.ban(member.userId, { reason: 'testing' });
+    await banned;
+    const bans = await channel.guild.bans.fetch();
+    expect([...bans.keys()]).toEqual([member.userId]);
+    await channel.guild.members.unban(member.userId);
+    expect((await channel.guild.bans.fetch()).size).toBe(0);
+  });
+});
