@@ -204,7 +204,8 @@ describe('gateway: an unmodified discord.js bot', () => {
       expect(bot.isReady()).toBe(true);
       const guild = bot.guilds.cache.get(g.guildId);
       expect(guild?.members.cache.has(owner.userId)).toBe(true);
-      expect(guild?.presences.cache.size).toBe(0);
+      // GUILD_PRESENCES: the guild's owner (connected as a user session) is online.
+      expect(guild?.presences.cache.get(owner.userId)?.status).toBe('online');
     } finally {
       await bot.destroy();
     }

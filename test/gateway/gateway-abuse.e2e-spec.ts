@@ -128,7 +128,7 @@ describe('gateway under abuse', () => {
       await again.next((f) => f.op === 10);
       again.send({
         op: 6,
-        d: { token: second, session_id: ready.d.session_id, seq: c.frames.at(-1)!.s },
+        d: { token: second, session_id: ready.d.session_id, seq: c.lastSeq },
       });
       await again.dispatch('RESUMED');
       // The token it was identified with goes: the session is the second token's now.

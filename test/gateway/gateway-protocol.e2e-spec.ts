@@ -353,7 +353,8 @@ describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
       expect(posted.status).toBe(201);
       const event = await inGuild.dispatch('MESSAGE_CREATE');
       expect(event.d).toEqual({ ...posted.body, guild_id: g.guildId });
-      expect(event.s).toBe((inGuild.dispatches().at(-2)?.s ?? 0) + 1);
+      const numbered = inGuild.dispatches().filter((f) => f.s !== null);
+      expect(event.s).toBe((numbered.at(-2)?.s ?? 0) + 1);
       const hook = await createWebhook(app, owner.token, g.channelId);
       await http(app)
         .post(`/v1/webhooks/${hook.id}/${hook.token}`)
@@ -515,7 +516,7 @@ describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
     it('replays what was missed with consecutive seqs, then RESUMED', async () => {
       const c = await ready(owner.token);
       const sessionId = c.dispatches('READY')[0].d.session_id as string;
-      const lastSeq = c.dispatches().at(-1)!.s!;
+      const lastSeq = c.lastSeq!;
       c.ws.terminate();
       await c.closed;
       const missed = [await post(owner, 'missed one'), await post(owner, 'missed two')];

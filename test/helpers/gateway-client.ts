@@ -89,6 +89,16 @@ export class GatewayClient {
     return client;
   }
 
+  /**
+   * The sequence number to resume from, as clients keep it: the highest `s` received (ephemeral
+   * dispatches — typing, presences, member chunks — carry none).
+   */
+  get lastSeq(): number | null {
+    let seq: number | null = null;
+    for (const f of this.frames) if (f.s !== null && (seq === null || f.s > seq)) seq = f.s;
+    return seq;
+  }
+
   send(frame: unknown): void {
     this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
   }

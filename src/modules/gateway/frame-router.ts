@@ -1,6 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { RawData } from 'ws';
+import { PresenceUpdateDto } from './dto/presence-update.dto';
+import { validatePayload } from './dto/validate-payload';
 import type { GatewayConnection } from './gateway-connection';
+import type { GatewaySession } from './gateway-session';
+import { PresenceService } from './presence.service';
 import { HeartbeatHandler } from './opcodes/heartbeat.handler';
 import { IdentifyHandler } from './opcodes/identify.handler';
 import { RequestGuildMembersHandler } from './opcodes/request-guild-members.handler';
@@ -31,6 +35,7 @@ export class FrameRouter {
     private readonly identify: IdentifyHandler,
     private readonly resume: ResumeHandler,
     private readonly requestMembers: RequestGuildMembersHandler,
+    private readonly presences: PresenceService,
   ) {}
 
   onFrame(conn: GatewayConnection, data: RawData, isBinary: boolean): void {
@@ -70,13 +75,24 @@ export class FrameRouter {
         if (!conn.session) return conn.close(CloseCode.NotAuthenticated);
         return this.requestMembers.handle(conn, conn.session, frame.d);
       case Op.PresenceUpdate:
+        if (!conn.session) return conn.close(CloseCode.NotAuthenticated);
+        return this.presenceUpdate(conn, conn.session, frame.d);
       case Op.VoiceStateUpdate:
-        // Accepted and ignored: presences and voice are not served yet.
+        // Accepted and ignored: Parley has no voice.
         if (!conn.session) return conn.close(CloseCode.NotAuthenticated);
         return;
       default:
         return conn.close(CloseCode.UnknownOpcode);
     }
+  }
+
+  /** Op 3: the session's presence (4002 when it does not validate). */
+  private presenceUpdate(conn: GatewayConnection, session: GatewaySession, d: unknown): void {
+    const checked = validatePayload(PresenceUpdateDto, d, {});
+    if (!checked.ok) return conn.close(checked.close);
+    this.presences.changed(session, checked.value).catch((err: unknown) => {
+      this.logger.error(`presence update failed: ${(err as Error).message}`);
+    });
   }
 
   /** Identify and resume: one at a time per connection, never after a session started. */

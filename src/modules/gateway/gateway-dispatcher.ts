@@ -113,13 +113,18 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
     for (const session of this.starting) session.whenStarted(() => this.deliver(session, event));
   }
 
-  /** An ephemeral event (typing, presence): to the sessions that accept it, as it stands now. */
+  /**
+   * An ephemeral event (typing, presence): to the sessions that accept it, as it stands now; a
+   * user's own presence is not sent back to them.
+   */
   private routeEphemeral(event: LoggedEvent): void {
     const sessions = event.guildId
       ? this.byGuild.get(event.guildId)
       : this.byUser.get(event.userId ?? '');
+    const ownPresence = event.t === E.PresenceUpdate ? event.userId : null;
     for (const session of sessions ?? EMPTY) {
-      if (!session.busy && this.accepts(session, event)) {
+      if (session.busy || session.identity.userId === ownPresence) continue;
+      if (this.accepts(session, event)) {
         session.dispatchEphemeral(event.t, payloadFor(session, event));
       }
     }

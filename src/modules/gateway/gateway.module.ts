@@ -24,6 +24,8 @@ import { RedisSessionStore } from './redis-session-store';
 import { SessionGuard } from './session-guard';
 import { SessionRegistry } from './session-registry';
 import { SessionStore } from './session-store';
+import { MemoryPresenceStore, PresenceStore, RedisPresenceStore } from './presence-store';
+import { PresenceService } from './presence.service';
 
 /**
  * The real-time gateway (ARCHITECTURE.md §7): the upgrade and its admission (GatewayUpgrade), the
@@ -49,6 +51,13 @@ import { SessionStore } from './session-store';
     GatewayLimits,
     SessionGuard,
     Checkpointer,
+    {
+      provide: PresenceStore,
+      inject: [REDIS],
+      useFactory: (redis: Redis | null): PresenceStore =>
+        redis ? new RedisPresenceStore(redis) : new MemoryPresenceStore(),
+    },
+    PresenceService,
     {
       provide: SessionStore,
       inject: [REDIS],

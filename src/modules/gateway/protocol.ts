@@ -59,7 +59,6 @@ export const KNOWN_INTENTS: number = Object.values(GatewayIntentBits)
 export const PRIVILEGED_INTENTS: ReadonlyArray<{ intent: number; flag: number }> = [
   { intent: GatewayIntentBits.GuildMembers, flag: 1 << 15 },
   { intent: GatewayIntentBits.MessageContent, flag: 1 << 19 },
-  // GUILD_PRESENCES: granted, but Parley tracks no presences yet (GUILD_CREATE's are empty).
   { intent: GatewayIntentBits.GuildPresences, flag: 1 << 13 },
 ];
 
@@ -95,6 +94,7 @@ export const EVENT_INTENT: Partial<Record<string, number>> = {
   [E.MessageDelete]: I.GuildMessages,
   [E.MessageDeleteBulk]: I.GuildMessages,
   [E.TypingStart]: I.GuildMessageTyping,
+  [E.PresenceUpdate]: I.GuildPresences,
   [E.MessageReactionAdd]: I.GuildMessageReactions,
   [E.MessageReactionRemove]: I.GuildMessageReactions,
   [E.MessageReactionRemoveAll]: I.GuildMessageReactions,

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type WebSocket from 'ws';
 import { Metrics } from '../../infra/metrics/metrics';
+import { PresenceService } from './presence.service';
 import { GatewayConnection, type ConnectionOwner } from './gateway-connection';
 import { GatewayDispatcher } from './gateway-dispatcher';
 import { RESUME_WINDOW_MS, type GatewaySession } from './gateway-session';
@@ -31,6 +32,7 @@ export class SessionRegistry implements ConnectionOwner {
     private readonly dispatcher: GatewayDispatcher,
     private readonly store: SessionStore,
     private readonly metrics: Metrics,
+    private readonly presences: PresenceService,
   ) {}
 
   // --- connections ----------------------------------------------------------------------------
@@ -143,6 +145,7 @@ export class SessionRegistry implements ConnectionOwner {
   drop(session: GatewaySession): void {
     if (!this.forget(session)) return;
     this.store.drop(session.id).catch(() => undefined);
+    void this.presences.ended(session);
   }
 
   /** Another instance owns the session now: this copy goes, its connection is cut. */

@@ -31,6 +31,11 @@ export interface SnapshotOptions {
   limit: number;
   /** The member's user partial, when the caller read it already (READY does). */
   self?: UserPartialResponse;
+  /**
+   * With GUILD_PRESENCES: the presences of the listed members who are visible, as GUILD_CREATE's
+   * `presences` lists them (the gateway keeps them; Discord's shape).
+   */
+  presences?: (userIds: string[]) => Promise<Map<string, Payload>>;
 }
 
 /** Guilds serialised between two turns of the event loop. */
@@ -177,6 +182,10 @@ export class GuildSnapshots {
     ]);
     const self = options.self ?? (selfRows[0] ? toUserPartial(selfRows[0]) : null);
     if (!self) return [];
+    const online =
+      options.presences && members.length > 0
+        ? await options.presences([...new Set(members.map((m) => m.id))])
+        : new Map<string, Payload>();
     const channelsOf = groupBy(channels);
     const rolesOf = groupBy(roles);
     const membersOf = groupBy(members);
@@ -211,7 +220,9 @@ export class GuildSnapshots {
         ),
         members: memberList,
         threads: [],
-        presences: [],
+        presences: listedSet.has(row.guild_id)
+          ? (membersOf.get(row.guild_id) ?? []).flatMap((m) => online.get(m.id) ?? [])
+          : [],
         voice_states: [],
         stage_instances: [],
         guild_scheduled_events: [],

@@ -8,7 +8,9 @@ import { GuildSnapshots, yieldToLoop } from '../../guilds/guild-snapshots';
 import { toGatewaySelf, toUserPartial } from '../../users/user.mapper';
 import { UsersService } from '../../users/users.service';
 import { IDENTIFY_CLOSE_CODES, IdentifyDto } from '../dto/identify.dto';
+import { PresenceUpdateDto } from '../dto/presence-update.dto';
 import { validatePayload } from '../dto/validate-payload';
+import { PresenceService } from '../presence.service';
 import { GatewayAuthenticator } from '../gateway-authenticator';
 import type { GatewayConnection } from '../gateway-connection';
 import { GatewayDispatcher } from '../gateway-dispatcher';
@@ -64,6 +66,7 @@ export class IdentifyHandler {
     private readonly registry: SessionRegistry,
     private readonly store: SessionStore,
     private readonly log: EventLog,
+    private readonly presences: PresenceService,
   ) {}
 
   /** Identifies handled at a time; more wait their turn (a reconnect storm, an abuser). */
@@ -108,7 +111,7 @@ export class IdentifyHandler {
     this.dispatcher.register(session);
     try {
       session.startAt(await this.log.committedHead());
-      await this.start(conn, session);
+      await this.start(conn, session, requestedPresence(dto.presence));
     } catch (err) {
       this.registry.drop(session);
       throw err;
@@ -157,7 +160,11 @@ export class IdentifyHandler {
     return identity.bot ? intents! : (intents ?? KNOWN_INTENTS);
   }
 
-  private async start(conn: GatewayConnection, session: GatewaySession): Promise<void> {
+  private async start(
+    conn: GatewayConnection,
+    session: GatewaySession,
+    presence: PresenceUpdateDto | null,
+  ): Promise<void> {
     const identity = session.identity;
     const user = await this.users.getProfile(identity.userId);
     const guilds = await this.snapshots.forUser(identity.userId, {
@@ -165,6 +172,9 @@ export class IdentifyHandler {
       largeThreshold: session.largeThreshold,
       limit: MAX_GUILDS_PER_SESSION + 1,
       self: toUserPartial(user),
+      presences: session.wants(Intent.GuildPresences)
+        ? (userIds) => this.presences.gatewayPresencesOf(userIds)
+        : undefined,
     });
     if (!conn.open) return this.registry.drop(session);
     const [shardId, shardCount] = session.shard;
@@ -218,6 +228,7 @@ export class IdentifyHandler {
       .create(session.record(), this.registry.instanceId)
       .catch((err: Error) => this.logger.warn(`gateway session not shared: ${err.message}`));
     this.dispatcher.started(session);
+    await this.presences.started(session, presence);
     this.logger.log({
       msg: 'gateway session started',
       session: session.id,
@@ -229,4 +240,11 @@ export class IdentifyHandler {
       ip: conn.ip,
     });
   }
+}
+
+/** Identify's `presence`, when it is a valid one (otherwise the session starts online). */
+function requestedPresence(raw: unknown): PresenceUpdateDto | null {
+  if (raw === undefined || raw === null) return null;
+  const checked = validatePayload(PresenceUpdateDto, raw, {});
+  return checked.ok ? checked.value : null;
 }

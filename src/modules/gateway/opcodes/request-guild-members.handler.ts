@@ -9,6 +9,7 @@ import { validatePayload } from '../dto/validate-payload';
 import type { GatewayConnection } from '../gateway-connection';
 import type { GatewaySession } from '../gateway-session';
 import { CloseCode, GatewayDispatchEvents as E, Intent } from '../protocol';
+import { PresenceService } from '../presence.service';
 
 /** Members per GUILD_MEMBERS_CHUNK (Discord's). */
 export const CHUNK_SIZE = 1_000;
@@ -30,6 +31,7 @@ export class RequestGuildMembersHandler {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly members: GuildMembersService,
+    private readonly presences: PresenceService,
   ) {}
 
   handle(conn: GatewayConnection, session: GatewaySession, d: unknown): void {
@@ -52,7 +54,17 @@ export class RequestGuildMembersHandler {
     const guildId = parseSnowflake(dto.guild_id) as string;
     const m = this.db.manager;
     const base = { guild_id: guildId, ...(dto.nonce !== undefined && { nonce: dto.nonce }) };
-    const send = (members: GuildMemberResponse[], index: number, count: number, extra = {}) =>
+    // Presences only with GUILD_PRESENCES (Discord: `presences` is otherwise always false).
+    const withPresences = dto.presences === true && session.wants(Intent.GuildPresences);
+    const send = async (
+      members: GuildMemberResponse[],
+      index: number,
+      count: number,
+      extra = {},
+    ): Promise<void> => {
+      const presences = withPresences
+        ? [...(await this.presences.gatewayPresencesOf(members.map((mb) => mb.user.id))).values()]
+        : undefined;
       session.dispatchEphemeral(
         E.GuildMembersChunk,
         JSON.stringify({
@@ -60,10 +72,11 @@ export class RequestGuildMembersHandler {
           members,
           chunk_index: index,
           chunk_count: count,
-          ...(dto.presences && { presences: [] }),
+          ...(presences && { presences }),
           ...extra,
         }),
       );
+    };
     if (!session.follows(guildId)) return send([], 0, 1);
     if (dto.user_ids !== undefined) {
       const ids = dto.user_ids.map((id) => parseSnowflake(id) as string);
@@ -83,7 +96,7 @@ export class RequestGuildMembersHandler {
   private async wholeList(
     guildId: string,
     limit: number,
-    send: (members: GuildMemberResponse[], index: number, count: number) => void,
+    send: (members: GuildMemberResponse[], index: number, count: number) => Promise<void>,
   ): Promise<void> {
     const m = this.db.manager;
     const [{ n }] = await m.query<Array<{ n: number }>>(
@@ -96,7 +109,7 @@ export class RequestGuildMembersHandler {
     for (let index = 0; index < count; index++) {
       const take = Math.min(CHUNK_SIZE, total - index * CHUNK_SIZE);
       const chunk = take > 0 ? await this.members.listMembers(m, guildId, take, after) : [];
-      send(chunk, index, count);
+      await send(chunk, index, count);
       if (chunk.length < take) break;
       after = chunk[chunk.length - 1].user.id;
     }
