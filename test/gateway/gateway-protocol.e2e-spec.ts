@@ -7,6 +7,7 @@ import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient, type Frame } from '../helpers/gateway-client';
 import WebSocket from 'ws';
+import { ZSTD_AVAILABLE } from '../../src/modules/gateway/zstd-stream';
 
 /** The status and body of an upgrade the server refused (rejects if it upgraded). */
 function refusedUpgrade(target: string): Promise<{ status: number; body: string }> {
@@ -158,15 +159,31 @@ describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
       }
     });
 
-    it('answers a compression it does not offer (zstd-stream) with text frames, and upgrades /gateway/ too', async () => {
-      // The client parses only text frames here (zlib off): a binary frame would fail it.
-      const zstd = await connect('v=10&encoding=json&compress=zstd-stream');
-      expect((await zstd.next((f) => f.op === 10)).d.heartbeat_interval).toBe(1000);
-      zstd.send({ op: 1, d: null });
-      expect((await zstd.next((f) => f.op === 11)).op).toBe(11);
+    it('answers a compression it does not offer with text frames, and upgrades /gateway/ too', async () => {
+      // The client parses only text frames here: a binary frame would fail it.
+      const other = await connect('v=10&encoding=json&compress=brotli-stream');
+      expect((await other.next((f) => f.op === 10)).d.heartbeat_interval).toBe(1000);
+      other.send({ op: 1, d: null });
+      expect((await other.next((f) => f.op === 11)).op).toBe(11);
       const slash = await GatewayClient.connect(`${url}/`, { query: 'v=10&encoding=json' });
       expect((await slash.next((f) => f.op === 10)).op).toBe(10);
       slash.close();
+    });
+
+    it('zstd-stream: one zstd stream where the runtime has zstd (Node 24), text frames where not (Node 20)', async () => {
+      const query = 'v=10&encoding=json&compress=zstd-stream';
+      const c = await GatewayClient.connect(url, { query, zstd: ZSTD_AVAILABLE });
+      open.push(c);
+      expect((await c.next((f) => f.op === 10)).d.heartbeat_interval).toBe(1000);
+      c.identify(owner.token);
+      await c.dispatch('READY');
+      await c.dispatch('GUILD_CREATE');
+      const posted = await post(owner, 'compressed');
+      const event = await c.next((f) => f.t === 'MESSAGE_CREATE' && f.d.id === posted.body.id);
+      expect(event.d.content).toBe('compressed');
+      // Every message was binary (zstd) or every one text: never a mix.
+      expect(c.binary.length > 0).toBe(ZSTD_AVAILABLE);
+      if (ZSTD_AVAILABLE) expect(c.binary.length).toBe(c.frames.length);
     });
 
     it.each([

@@ -1,3 +1,4 @@
+import * as zlibModule from 'node:zlib';
 import { constants, createInflate, type Inflate } from 'node:zlib';
 import WebSocket from 'ws';
 
@@ -12,6 +13,8 @@ export interface GatewayClientOptions {
   query?: string;
   /** Inflate a zlib-stream (compress=zlib-stream must be in the query). */
   zlib?: boolean;
+  /** Decompress a zstd-stream (compress=zstd-stream in the query; runtimes with zstd only). */
+  zstd?: boolean;
   /** Heartbeat at the interval Hello gives, as clients do (default true). */
   heartbeat?: boolean;
   /** Headers of the upgrade request (X-Forwarded-For behind a trusted proxy). */
@@ -28,6 +31,8 @@ export class GatewayClient {
   readonly binary: Buffer[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private readonly inflate: Inflate | null;
+  /** How the decompressor is told a message ended (zlib: a sync flush; zstd: its flush). */
+  private readonly flushMessage: (cb: () => void) => void;
   private waiters: Array<() => void> = [];
   private pending = '';
 
@@ -35,10 +40,17 @@ export class GatewayClient {
 
   private constructor(
     readonly ws: WebSocket,
-    zlib: boolean,
+    compression: 'zlib' | 'zstd' | null,
     private readonly heartbeat: boolean,
   ) {
-    this.inflate = zlib ? createInflate() : null;
+    const zstd = (zlibModule as unknown as { createZstdDecompress?: () => Inflate })
+      .createZstdDecompress;
+    this.inflate =
+      compression === 'zlib' ? createInflate() : compression === 'zstd' ? zstd!() : null;
+    this.flushMessage =
+      compression === 'zlib'
+        ? (cb) => this.inflate!.flush(constants.Z_SYNC_FLUSH, cb)
+        : (cb) => this.inflate!.flush(cb);
     this.inflate?.on('data', (chunk: Buffer) => {
       this.pending += chunk.toString('utf8');
     });
@@ -46,7 +58,7 @@ export class GatewayClient {
       if (isBinary && this.inflate) {
         this.binary.push(data);
         this.inflate.write(data);
-        this.inflate.flush(constants.Z_SYNC_FLUSH, () => {
+        this.flushMessage(() => {
           const text = this.pending;
           this.pending = '';
           if (text) this.push(JSON.parse(text) as Frame);
@@ -71,7 +83,8 @@ export class GatewayClient {
       perMessageDeflate: false,
       headers: options.headers,
     });
-    const client = new GatewayClient(ws, options.zlib ?? false, options.heartbeat ?? true);
+    const compression = options.zlib ? 'zlib' : options.zstd ? 'zstd' : null;
+    const client = new GatewayClient(ws, compression, options.heartbeat ?? true);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));
       ws.once('unexpected-response', (_req, res) =>

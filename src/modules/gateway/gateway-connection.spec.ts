@@ -1,6 +1,8 @@
 import { constants, createInflate } from 'node:zlib';
 import type WebSocket from 'ws';
+import * as zlib from 'node:zlib';
 import { GatewayConnection, MAX_BUFFERED_BYTES, type ConnectionOwner } from './gateway-connection';
+import { ZSTD_AVAILABLE, ZstdStream } from './zstd-stream';
 
 /** A stand-in for a server-side `ws` socket: records what is sent; the backlog is settable. */
 function fakeSocket() {
@@ -48,10 +50,62 @@ async function inflateAll(chunks: Buffer[]): Promise<string[]> {
   return out;
 }
 
+/** Decompresses every message in order through one zstd stream (as a client does). */
+async function unzstdAll(chunks: Buffer[]): Promise<string[]> {
+  type Stream = NodeJS.ReadWriteStream & { flush(cb: () => void): void };
+  const make = (zlib as unknown as { createZstdDecompress: () => Stream }).createZstdDecompress;
+  const z = make();
+  const out: string[] = [];
+  for (const chunk of chunks) {
+    out.push(
+      await new Promise<string>((resolve) => {
+        let acc = '';
+        const onData = (d: Buffer) => (acc += d.toString());
+        z.on('data', onData);
+        z.write(chunk);
+        z.flush(() => {
+          z.removeListener('data', onData);
+          resolve(acc);
+        });
+      }),
+    );
+  }
+  return out;
+}
+
 describe('GatewayConnection', () => {
+  it('writes zstd-stream where the runtime has zstd: each message the next piece of one stream', async () => {
+    if (!ZSTD_AVAILABLE) {
+      // Node 20: no zstd; such clients are given text frames at the upgrade (gateway-upgrade.ts).
+      expect(() => new ZstdStream(() => undefined)).toThrow(/not available/);
+      return;
+    }
+    const { ws, sent } = fakeSocket();
+    const conn = new GatewayConnection(
+      ws as unknown as WebSocket,
+      '127.0.0.1',
+      'zstd-stream',
+      owner(),
+    );
+    const hello = '{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}';
+    conn.sendRaw(hello);
+    for (let s = 1; s <= 3; s++) conn.sendDispatch(s, 'MESSAGE_CREATE', `{"id":"${s}"}`);
+    await new Promise<void>((resolve) => {
+      const poll = () => (sent.length === 4 ? resolve() : setTimeout(poll, 5));
+      poll();
+    });
+    expect(sent.every((m) => Buffer.isBuffer(m))).toBe(true);
+    const texts = await unzstdAll(sent as Buffer[]);
+    expect(texts).toEqual([
+      hello,
+      ...[1, 2, 3].map((s) => `{"op":0,"s":${s},"t":"MESSAGE_CREATE","d":{"id":"${s}"}}`),
+    ]);
+    conn.closedByPeer();
+  });
+
   it('writes JSON text frames, and nothing once closed', () => {
     const { ws, sent, closes } = fakeSocket();
-    const conn = new GatewayConnection(ws as unknown as WebSocket, '127.0.0.1', false, owner());
+    const conn = new GatewayConnection(ws as unknown as WebSocket, '127.0.0.1', null, owner());
     conn.sendOp(10, { heartbeat_interval: 41250 });
     conn.sendDispatch(7, 'MESSAGE_CREATE', '{"id":"1"}');
     expect(sent).toEqual([
@@ -72,7 +126,12 @@ describe('GatewayConnection', () => {
 
   it('writes one zlib stream without a deflate context: every message ends 00 00 ff ff and inflates in order', async () => {
     const { ws, sent } = fakeSocket();
-    const conn = new GatewayConnection(ws as unknown as WebSocket, '127.0.0.1', true, owner());
+    const conn = new GatewayConnection(
+      ws as unknown as WebSocket,
+      '127.0.0.1',
+      'zlib-stream',
+      owner(),
+    );
     const hello = '{"op":10,"d":{"heartbeat_interval":41250},"s":null,"t":null}';
     const ack = '{"op":11,"d":null,"s":null,"t":null}';
     const payload = `{"content":"${'hello '.repeat(200)}"}`;
@@ -96,7 +155,7 @@ describe('GatewayConnection', () => {
     const conn = new GatewayConnection(
       ws as unknown as WebSocket,
       '127.0.0.1',
-      false,
+      null,
       owner(() => (slow += 1)),
     );
     ws.bufferedAmount = MAX_BUFFERED_BYTES;

@@ -2,6 +2,10 @@ import { constants as zlibConstants, deflateRawSync } from 'node:zlib';
 import type WebSocket from 'ws';
 import type { GatewaySession } from './gateway-session';
 import { CLOSE_REASONS, Op, type GatewayFrame } from './protocol';
+import { ZstdStream } from './zstd-stream';
+
+/** How a connection's messages are compressed (`compress=`), or null: JSON text frames. */
+export type Compression = 'zlib-stream' | 'zstd-stream' | null;
 
 /** A connection whose unsent data passes this is too slow: closed, resumable. */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -64,6 +68,8 @@ export class GatewayConnection {
   private closed = false;
   /** Whether the zlib header went out (the first compressed message carries it). */
   private streamStarted = false;
+  /** zstd-stream's context, made at the first message. */
+  private zstd: ZstdStream | null = null;
   session: GatewaySession | null = null;
   /** Identify or resume in progress. */
   authenticating = false;
@@ -75,7 +81,7 @@ export class GatewayConnection {
   constructor(
     readonly ws: WebSocket,
     readonly ip: string,
-    private readonly compress: boolean,
+    private readonly compression: Compression,
     private readonly owner: ConnectionOwner,
     now = Date.now(),
   ) {
@@ -86,8 +92,8 @@ export class GatewayConnection {
     return !this.closed && this.ws.readyState === this.ws.OPEN;
   }
 
-  get compressed(): boolean {
-    return this.compress;
+  get compressed(): Compression {
+    return this.compression;
   }
 
   send(frame: GatewayFrame): void {
@@ -104,8 +110,10 @@ export class GatewayConnection {
     if (!this.open) return;
     this.owner.dispatched();
     const head = `{"op":${Op.Dispatch},"s":${s},"t":"${t}","d":`;
-    if (!this.compress) {
+    if (this.compression === null) {
       this.ws.send(`${head}${d}}`);
+    } else if (this.compression === 'zstd-stream') {
+      return this.zstdStream().send(`${head}${d}}`);
     } else {
       const parts = [storedBlock(Buffer.from(head)), deflatedPayload(d)];
       if (!this.streamStarted) parts.unshift(ZLIB_HEADER);
@@ -118,8 +126,10 @@ export class GatewayConnection {
   /** Sends an already serialized frame. */
   sendRaw(json: string): void {
     if (!this.open) return;
-    if (!this.compress) {
+    if (this.compression === null) {
       this.ws.send(json);
+    } else if (this.compression === 'zstd-stream') {
+      return this.zstdStream().send(json);
     } else {
       const run = deflate(json);
       this.ws.send(this.streamStarted ? run : Buffer.concat([ZLIB_HEADER, run]));
@@ -146,6 +156,17 @@ export class GatewayConnection {
   /** Marks it closed once the socket is gone (the client closed, or it was cut). */
   closedByPeer(): void {
     this.closed = true;
+    this.zstd?.close();
+    this.zstd = null;
+  }
+
+  private zstdStream(): ZstdStream {
+    this.zstd ??= new ZstdStream((message) => {
+      if (!this.open) return;
+      this.ws.send(message);
+      this.checkBacklog();
+    });
+    return this.zstd;
   }
 
   private checkBacklog(): void {

@@ -1,3 +1,5 @@
+import { ZSTD_AVAILABLE } from './zstd-stream';
+import type { Compression } from './gateway-connection';
 import { Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -90,15 +92,20 @@ export class GatewayUpgrade {
     return !(await this.limits.failingTooOften(ip));
   }
 
+  /**
+   * zlib-stream, and zstd-stream where the runtime has zstd (Node 20 has not), when compression
+   * is enabled; anything else (an unknown value, zstd on Node 20) gets uncompressed text frames,
+   * which clients read as such — never a close they would retry.
+   */
+  private compressionFor(asked: string | null): Compression {
+    if (!this.config.gateway.compression) return null;
+    if (asked === 'zlib-stream') return 'zlib-stream';
+    if (asked === 'zstd-stream' && ZSTD_AVAILABLE) return 'zstd-stream';
+    return null;
+  }
+
   private accept(ws: WebSocket, ip: string, url: URL): void {
-    // zlib-stream when asked for (and enabled); any other value (zstd-stream, which discord.py
-    // 2.5 asks for when it has zstd) gets uncompressed text frames, which clients read as such.
-    const compress = url.searchParams.get('compress');
-    const conn = this.registry.open(
-      ws,
-      ip,
-      compress === 'zlib-stream' && this.config.gateway.compression,
-    );
+    const conn = this.registry.open(ws, ip, this.compressionFor(url.searchParams.get('compress')));
     ws.on('error', () => undefined);
     ws.on('close', (code: number) => this.registry.closed(conn, code));
     const version = url.searchParams.get('v');

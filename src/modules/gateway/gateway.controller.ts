@@ -30,8 +30,9 @@ export class GatewayController {
     summary: 'Get the gateway URL',
     description:
       'The WebSocket URL of the real-time gateway (Discord Gateway v10). Connect with ' +
-      '`?v=10&encoding=json`, optionally `&compress=zlib-stream` (any other `compress` value ' +
-      'gets uncompressed frames; an `encoding` other than `json` is refused with 400).',
+      '`?v=10&encoding=json`, optionally `&compress=zlib-stream` or `&compress=zstd-stream` ' +
+      '(where the runtime has zstd: Node 22.15+; any other `compress` value gets uncompressed ' +
+      'frames; an `encoding` other than `json` is refused with 400).',
   })
   @ApiOkResponse({ type: GatewayResponse, description: 'The gateway URL.' })
   get(): GatewayResponse {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type WebSocket from 'ws';
 import { Metrics } from '../../infra/metrics/metrics';
 import { PresenceService } from './presence.service';
-import { GatewayConnection, type ConnectionOwner } from './gateway-connection';
+import { GatewayConnection, type Compression, type ConnectionOwner } from './gateway-connection';
 import { GatewayDispatcher } from './gateway-dispatcher';
 import { RESUME_WINDOW_MS, type GatewaySession } from './gateway-session';
 import { CloseCode, Op, RESUMABLE_CLOSES } from './protocol';
@@ -45,8 +45,8 @@ export class SessionRegistry implements ConnectionOwner {
     return this.perAddress.get(ip) ?? 0;
   }
 
-  open(ws: WebSocket, ip: string, compress: boolean): GatewayConnection {
-    const conn = new GatewayConnection(ws, ip, compress, this);
+  open(ws: WebSocket, ip: string, compression: Compression): GatewayConnection {
+    const conn = new GatewayConnection(ws, ip, compression, this);
     this.connections.add(conn);
     this.perAddress.set(ip, this.connectionsFrom(ip) + 1);
     this.metrics.gatewayConnections(1);
