@@ -19,6 +19,7 @@ import { RealtimeEventOutbox1795800000000 } from './1795800000000-RealtimeEventO
 import { ManagedRoles1795800001000 } from './1795800001000-ManagedRoles';
 import { ApplicationVerifyKeys1795900000000 } from './1795900000000-ApplicationVerifyKeys';
 import { MessageReplies1795900001000 } from './1795900001000-MessageReplies';
+import { RoleStyleMemberNick1796000001000 } from './1796000001000-RoleStyleMemberNick';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -48,4 +49,5 @@ export const MIGRATIONS: MixedList<Function> = [
   ManagedRoles1795800001000,
   ApplicationVerifyKeys1795900000000,
   MessageReplies1795900001000,
+  RoleStyleMemberNick1796000001000,
 ];

@@ -10,15 +10,19 @@ import { GuildMemberEntity } from './guild-member.entity';
 import { toDiscordMember, toGatewayMember } from './realtime.mapper';
 
 /** A member and their user, as MEMBER_SELECT reads them. */
-type MemberRow = UserPartialSource & { roles: string[]; joined_at: Date };
+type MemberRow = UserPartialSource & { roles: string[]; nick: string | null; joined_at: Date };
 
 const MEMBER_SELECT = `
-  SELECT m.roles::text[] AS roles, m.joined_at, ${USER_PARTIAL_COLUMNS}
+  SELECT m.roles::text[] AS roles, m.nick, m.joined_at, ${USER_PARTIAL_COLUMNS}
     FROM guild_members m JOIN users u ON u.id = m.user_id
    WHERE m.guild_id = $1`;
 
 function toGuildMember(row: MemberRow): GuildMemberResponse {
-  return toDiscordMember(toUserPartial(row), row.roles, row.joined_at);
+  return toDiscordMember(toUserPartial(row), {
+    roles: row.roles,
+    nick: row.nick,
+    joinedAt: row.joined_at,
+  });
 }
 
 /** What the bulk add did for one requested user. */
@@ -84,6 +88,7 @@ export class GuildMembersService implements OnModuleInit {
       guildId,
       userId: user.id,
       roles,
+      nick: null,
       joinedAt: new Date(),
     });
     const res = await m
@@ -106,7 +111,17 @@ export class GuildMembersService implements OnModuleInit {
     userId: string,
     roles: string[],
   ): Promise<void> {
-    await m.update(GuildMemberEntity, { guildId, userId }, { roles });
+    await this.update(m, guildId, userId, { roles });
+  }
+
+  /** Changes a member's roles and/or nickname, announced as GUILD_MEMBER_UPDATE. */
+  async update(
+    m: EntityManager,
+    guildId: string,
+    userId: string,
+    patch: Partial<Pick<GuildMemberEntity, 'roles' | 'nick'>>,
+  ): Promise<void> {
+    await m.update(GuildMemberEntity, { guildId, userId }, patch);
     const member = await m.findOne(GuildMemberEntity, {
       where: { guildId, userId },
       relations: { user: true },
@@ -114,6 +129,20 @@ export class GuildMembersService implements OnModuleInit {
     if (member?.user) {
       await this.events.publish(m, [memberEvent(EventName.GuildMemberUpdate, member, member.user)]);
     }
+  }
+
+  /** A member's roles and nickname, locked until the transaction ends; null for non-members. */
+  async lock(
+    m: EntityManager,
+    guildId: string,
+    userId: string,
+  ): Promise<Pick<GuildMemberEntity, 'roles' | 'nick'> | null> {
+    const [row] = await m.query<Array<Pick<GuildMemberEntity, 'roles' | 'nick'>>>(
+      `SELECT roles::text[] AS roles, nick FROM guild_members
+        WHERE guild_id = $1 AND user_id = $2 FOR UPDATE`,
+      [guildId, userId],
+    );
+    return row ?? null;
   }
 
   /**
@@ -276,6 +305,6 @@ function memberEvent(
     t,
     guildId: member.guildId,
     userId: member.userId,
-    d: toGatewayMember(toUserPartial(user), member.roles, member.joinedAt, member.guildId),
+    d: toGatewayMember(toUserPartial(user), member, member.guildId),
   };
 }

@@ -180,7 +180,7 @@ export class GuildsController {
     return member ?? undefined;
   }
 
-  /** Removes a member (owner or ADMINISTRATOR; members may remove themselves). Not the owner. */
+  /** Removes a member (Discord's kick: KICK_MEMBERS and the hierarchy; anyone may leave). Not the owner. */
   @Delete(':guild_id/members/:user_id')
   @HttpCode(204)
   @Auth({ kind: ['user', 'bot'] })
@@ -188,7 +188,9 @@ export class GuildsController {
     operationId: 'remove_guild_member',
     summary: 'Remove a member',
     description:
-      'Owner or ADMINISTRATOR; any member may remove themselves. The owner cannot be removed.',
+      'Discord’s kick: KICK_MEMBERS, on a member whose highest role is below the caller’s (the ' +
+      'owner removes anyone); any member may remove themselves. The owner cannot be removed. ' +
+      'GUILD_MEMBER_REMOVE.',
   })
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiErrors(

@@ -191,18 +191,25 @@ export class GuildsService {
     });
   }
 
-  /** Removes a member (owner/ADMINISTRATOR, or the member leaving). The owner cannot be removed. */
+  /**
+   * Removes a member: the member leaving, or Discord's kick (KICK_MEMBERS, on a member whose
+   * highest role is below the caller's; the owner kicks anyone). The owner cannot be removed.
+   */
   async removeMember(callerId: string, guildId: string, userId: string): Promise<void> {
-    const access = await this.access.requirePermission(
-      callerId,
-      guildId,
-      callerId === userId ? 0n : Permissions.ADMINISTRATOR,
-    );
-    if (userId === access.ownerId) throw new ApiError(ErrorCode.CannotRemoveGuildOwner);
-    const removed = await this.dataSource.transaction((m) =>
-      this.members.remove(m, guildId, userId),
-    );
-    if (!removed) throw new ApiError(ErrorCode.UnknownMember);
+    await this.dataSource.transaction(async (m) => {
+      const leaving = callerId === userId;
+      const access = await this.access.requireManager(
+        callerId,
+        guildId,
+        leaving ? 0n : Permissions.KICK_MEMBERS,
+        m,
+      );
+      if (userId === access.ownerId) throw new ApiError(ErrorCode.CannotRemoveGuildOwner);
+      if (!leaving) await this.access.requireMemberBelow(access, userId, m);
+      if (!(await this.members.remove(m, guildId, userId))) {
+        throw new ApiError(ErrorCode.UnknownMember);
+      }
+    });
   }
 
   /**
