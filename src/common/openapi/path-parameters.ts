@@ -8,6 +8,8 @@ export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
   channel_id: 'Channel ID (snowflake, as a string).',
   message_id: 'Message ID (snowflake, as a string) of a message in that channel.',
   user_id: 'User ID (snowflake, as a string).',
+  role_id:
+    'Role ID (snowflake, as a string) of a role of that guild; @everyone’s is the guild’s id.',
   webhook_id: 'Webhook ID (snowflake, as a string).',
   token:
     'The webhook token (64 characters), as returned when the webhook was created; ' +

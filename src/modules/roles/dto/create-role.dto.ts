@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Equals, IsBoolean, IsOptional } from 'class-validator';
 import { RoleColor, RoleEmoji, RoleName, RolePermissions } from './role-fields';
 
@@ -33,7 +34,8 @@ export class CreateRoleDto {
   unicode_emoji?: string | null;
 
   /** Role icons are not supported: only null. */
+  @ApiProperty({ type: String, nullable: true, required: false, example: null })
   @IsOptional()
   @Equals(null, { message: 'icon must be null (role icons are not supported)' })
-  icon?: null;
+  icon?: string | null;
 }
