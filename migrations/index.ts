@@ -20,6 +20,7 @@ import { ManagedRoles1795800001000 } from './1795800001000-ManagedRoles';
 import { ApplicationVerifyKeys1795900000000 } from './1795900000000-ApplicationVerifyKeys';
 import { MessageReplies1795900001000 } from './1795900001000-MessageReplies';
 import { RoleStyleMemberNick1796000001000 } from './1796000001000-RoleStyleMemberNick';
+import { GuildBans1796000002000 } from './1796000002000-GuildBans';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -50,4 +51,5 @@ export const MIGRATIONS: MixedList<Function> = [
   ApplicationVerifyKeys1795900000000,
   MessageReplies1795900001000,
   RoleStyleMemberNick1796000001000,
+  GuildBans1796000002000,
 ];

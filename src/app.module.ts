@@ -20,6 +20,7 @@ import { MetricsModule } from './infra/metrics/metrics.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
 import { MembersModule } from './modules/members/members.module';
 import { RolesModule } from './modules/roles/roles.module';
+import { GuildBansModule } from './modules/guild-bans/guild-bans.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstanceModule } from './modules/instance/instance.module';
@@ -56,6 +57,7 @@ const DOMAIN_MODULES = [
   GatewayModule,
   MembersModule,
   RolesModule,
+  GuildBansModule,
 ];
 
 @Module({})

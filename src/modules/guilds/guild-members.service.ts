@@ -1,5 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { UserEntity } from '../users/user.entity';
@@ -34,6 +36,8 @@ export interface BulkMemberRow {
   inserted: boolean;
   /** An existing member who was missing some of the roles. */
   roles_added: boolean;
+  /** Banned from the guild: not added. */
+  banned: boolean;
 }
 
 // One statement for the whole batch. Users are locked against deletion (KEY SHARE) for the
@@ -42,7 +46,10 @@ export interface BulkMemberRow {
 // fresh insert from a conflict update.
 const ADD_MEMBERS = `
   WITH eligible AS (
-    SELECT u.id FROM users u WHERE u.id = ANY($2::bigint[]) AND NOT u.bot FOR KEY SHARE
+    SELECT u.id FROM users u
+     WHERE u.id = ANY($2::bigint[]) AND NOT u.bot
+       AND NOT EXISTS (SELECT 1 FROM guild_bans b WHERE b.guild_id = $1 AND b.user_id = u.id)
+       FOR KEY SHARE OF u
   ), upserted AS (
     INSERT INTO guild_members AS m (guild_id, user_id, roles, joined_at)
     SELECT $1, e.id, $3::bigint[], now() FROM eligible e
@@ -55,7 +62,8 @@ const ADD_MEMBERS = `
          u.id IS NOT NULL AS known,
          COALESCE(u.bot, false) AS bot,
          COALESCE(up.inserted, false) AS inserted,
-         COALESCE(NOT up.inserted, false) AS roles_added
+         COALESCE(NOT up.inserted, false) AS roles_added,
+         EXISTS (SELECT 1 FROM guild_bans b WHERE b.guild_id = $1 AND b.user_id = w.user_id) AS banned
     FROM unnest($2::bigint[]) AS w(user_id)
     LEFT JOIN users u ON u.id = w.user_id
     LEFT JOIN upserted up ON up.user_id = w.user_id`;
@@ -77,13 +85,22 @@ export class GuildMembersService implements OnModuleInit {
     this.users.onProfileChange((m, user) => this.profileChanged(m, user));
   }
 
-  /** Adds a member unless they already are one; returns the new row, or null. */
+  /**
+   * Adds a member unless they already are one; returns the new row, or null. A user banned from
+   * the guild is refused: 403 BANNED_FROM_GUILD.
+   */
   async add(
     m: EntityManager,
     guildId: string,
     user: UserEntity,
     roles: string[] = [],
   ): Promise<GuildMemberEntity | null> {
+    await this.lockAgainstBans(m, guildId);
+    const [banned] = await m.query<unknown[]>(
+      'SELECT 1 FROM guild_bans WHERE guild_id = $1 AND user_id = $2',
+      [guildId, user.id],
+    );
+    if (banned) throw new ApiError(ErrorCode.BannedFromGuild);
     const member = m.create(GuildMemberEntity, {
       guildId,
       userId: user.id,
@@ -147,7 +164,7 @@ export class GuildMembersService implements OnModuleInit {
 
   /**
    * Adds many users at once (the admin bulk add): one statement; existing members gain the
-   * missing `roleIds`. Bot users and unknown ids are reported, not added.
+   * missing `roleIds`. Bot users, banned users and unknown ids are reported, not added.
    */
   async addMany(
     m: EntityManager,
@@ -155,6 +172,7 @@ export class GuildMembersService implements OnModuleInit {
     userIds: string[],
     roleIds: string[],
   ): Promise<BulkMemberRow[]> {
+    await this.lockAgainstBans(m, guildId);
     const rows = await m.query<BulkMemberRow[]>(ADD_MEMBERS, [guildId, userIds, roleIds]);
     const changed = rows.filter((r) => r.inserted || r.roles_added).map((r) => r.user_id);
     if (changed.length > 0) {
@@ -275,6 +293,16 @@ export class GuildMembersService implements OnModuleInit {
       m,
       members.map((member) => memberEvent(EventName.GuildMemberUpdate, member, user)),
     );
+  }
+
+  /**
+   * Joins and bans of one guild are serialised: a join holds the guild row in share mode before
+   * it reads the bans (a statement of its own, so that it sees a ban committed meanwhile), a ban
+   * holds it exclusively (GuildBansService.lockGuild) — so no join slips past a ban being made.
+   * Writes that only reference the guild (messages, roles) take key-share locks and are not held.
+   */
+  private async lockAgainstBans(m: EntityManager, guildId: string): Promise<void> {
+    await m.query('SELECT 1 FROM guilds WHERE id = $1 FOR SHARE', [guildId]);
   }
 
   private async announceUpdates(

@@ -155,7 +155,8 @@ export class GuildsController {
       'token of that user, granted to the bot’s application with the `guilds.join` scope. The ' +
       'bot needs CREATE_INSTANT_INVITE; `roles` need MANAGE_ROLES, and only roles whose ' +
       'permissions the bot holds itself (403 MISSING_PERMISSIONS with `missing_permissions`). ' +
-      '201 with the member when added, 204 when the user already was a member (nothing changes).',
+      '201 with the member when added, 204 when the user already was a member (nothing changes). ' +
+      'A user banned from the guild is refused (403 BANNED_FROM_GUILD).',
   })
   @ApiCreatedResponse({ type: MemberResponse, description: 'Added: the new member.' })
   @ApiNoContentResponse({ description: 'Already a member: nothing changed.' })
@@ -164,6 +165,7 @@ export class GuildsController {
     ErrorCode.UnknownUser,
     ErrorCode.MissingPermissions,
     ErrorCode.InvalidOauth2AccessToken,
+    ErrorCode.BannedFromGuild,
     ['roles', FieldErrorCode.UnknownRole],
     ['access_token', FieldErrorCode.BaseTypeString],
   )

@@ -6,6 +6,8 @@ import { ChannelEntity } from './channel.entity';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
 import { GuildAccessService } from './guild-access.service';
+import { GuildBanEntity } from './guild-ban.entity';
+import { GuildBansService } from './guild-bans.service';
 import { GuildMemberEntity } from './guild-member.entity';
 import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
@@ -24,6 +26,7 @@ const SERVICES = [
   GuildsService,
   GuildMembersService,
   GuildRolesService,
+  GuildBansService,
   GuildSnapshots,
   ChannelsService,
   MessagesService,
@@ -40,6 +43,7 @@ const INTERNAL = [WebhookMessagesWriter];
       GuildEntity,
       GuildRoleEntity,
       GuildMemberEntity,
+      GuildBanEntity,
       ChannelEntity,
       MessageEntity,
     ]),
