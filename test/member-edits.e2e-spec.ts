@@ -2,7 +2,7 @@ import type { ParleyApp } from '../src/app.setup';
 import { Permissions } from '../src/modules/guilds/permissions';
 import { createTestApp, http } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
-import type { GatewayClient } from './helpers/gateway-client';
+import { GatewayClient } from './helpers/gateway-client';
 import { addMember, createGuild, giveRole, type TestGuild } from './helpers/guild-factories';
 import { barrier, botSession, INTENT } from './helpers/intent-sessions';
 import {
@@ -40,8 +40,10 @@ describe('member edits (Discord’s Modify Guild Member, member roles, kick)', (
     Permissions.VIEW_CHANNEL |
     Permissions.SEND_MESSAGES;
 
+  let port: number;
+
   beforeAll(async () => {
-    const port = await serverPort();
+    port = await serverPort();
     app = await createTestApp();
     await app.listen(port, '127.0.0.1');
     [owner, mod, peer, member, outsider] = await Promise.all(
@@ -159,6 +161,21 @@ describe('member edits (Discord’s Modify Guild Member, member roles, kick)', (
       .set('Authorization', member.token)
       .expect(200);
     expect(read.body.nick).toBe('Countess');
+    // A new session's GUILD_CREATE shows it too.
+    const session = await GatewayClient.ready(`ws://127.0.0.1:${port}/gateway`, member.token);
+    try {
+      const create = await session.dispatch('GUILD_CREATE');
+      expect(create.d.members).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            user: expect.objectContaining({ id: member.userId }),
+            nick: 'Countess',
+          }),
+        ]),
+      );
+    } finally {
+      session.ws.terminate();
+    }
     const cleared = await patchMember(owner.token, member.userId, { nick: null }).expect(200);
     expect(cleared.body.nick).toBeNull();
   });
