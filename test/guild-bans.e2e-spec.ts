@@ -139,6 +139,38 @@ describe('guild bans (Discord’s ban routes)', () => {
     expect(again.body.reason).toBe('spam links, twice');
   });
 
+  it('deletes the banned user’s recent messages with delete_message_seconds (MESSAGE_DELETE_BULK)', async () => {
+    const target = await registerUser(app);
+    await addMember(app, g.guildId, target.userId);
+    const post = async (token: string, content: string) =>
+      (
+        await http(app)
+          .post(`/v1/channels/${g.channelId}/messages`)
+          .set('Authorization', token)
+          .send({ content })
+          .expect(201)
+      ).body.id as string;
+    const theirs = [await post(target.token, 'one'), await post(target.token, 'two')];
+    const kept = await post(member.token, 'stays');
+    await ban(owner.token, target.userId).send({ delete_message_seconds: 600 }).expect(204);
+    const event = await watchSession.next(
+      (f) => f.t === 'MESSAGE_DELETE_BULK' && f.d.ids.includes(theirs[0]),
+    );
+    expect(event.d).toEqual({
+      ids: expect.arrayContaining(theirs),
+      channel_id: g.channelId,
+      guild_id: g.guildId,
+    });
+    expect(event.d.ids).toHaveLength(2);
+    const left = await http(app)
+      .get(`/v1/channels/${g.channelId}/messages?limit=50`)
+      .set('Authorization', owner.token)
+      .expect(200);
+    const ids = left.body.map((msg: { id: string }) => msg.id);
+    expect(ids).toContain(kept);
+    expect(ids.filter((id: string) => theirs.includes(id))).toEqual([]);
+  });
+
   it('refuses a banned user every way in: the admin bulk add reports them, a bot cannot be installed', async () => {
     const banned = await registerUser(app);
     await ban(owner.token, banned.userId).send({}).expect(204);

@@ -78,8 +78,9 @@ export class GuildBansController {
       'Needs BAN_MEMBERS; a member must rank below the caller’s highest role (the owner bans ' +
       'anyone else; nobody bans the owner or themselves). A member is removed ' +
       '(GUILD_MEMBER_REMOVE); the ban (GUILD_BAN_ADD) refuses them every way of joining until it ' +
-      'is lifted. The reason is the `X-Audit-Log-Reason` header. `delete_message_seconds` is ' +
-      'accepted but no messages are deleted. Banning a banned user changes nothing.',
+      'is lifted. The reason is the `X-Audit-Log-Reason` header. `delete_message_seconds` ' +
+      '(0-604800) deletes the user’s messages of that many past seconds in the guild ' +
+      '(MESSAGE_DELETE_BULK per channel). Banning a banned user keeps the ban as it was.',
   })
   @ApiAuditReason()
   @ApiNoContentResponse({ description: 'Banned.' })
@@ -95,10 +96,16 @@ export class GuildBansController {
     @CurrentCaller() caller: Caller,
     @GuildId() guildId: string,
     @Param('user_id', new ParseSnowflakePipe(ErrorCode.UnknownUser)) userId: string,
-    @Body() _dto: CreateBanDto,
+    @Body() dto: CreateBanDto,
     @RequestAudit() audit: AuditContext,
   ): Promise<void> {
-    await this.moderation.ban(caller.userId, guildId, userId, audit.reason);
+    await this.moderation.ban(
+      caller.userId,
+      guildId,
+      userId,
+      audit.reason,
+      dto.delete_message_seconds ?? 0,
+    );
   }
 
   @Delete(':guild_id/bans/:user_id')

@@ -4,7 +4,7 @@ import type { BodyExamples } from '../../common/openapi/examples';
 export const CREATE_BAN_EXAMPLES: BodyExamples = {
   ban: { summary: 'Ban the user', value: {} },
   messages: {
-    summary: 'With delete_message_seconds (accepted, no messages are deleted)',
+    summary: 'And delete their messages of the last day',
     value: { delete_message_seconds: 86400 },
   },
 };

@@ -22,11 +22,13 @@ export class ModerationService {
     private readonly bans: GuildBansService,
   ) {}
 
+  /** `deleteMessageSeconds` > 0: their messages in the guild of that many past seconds go too. */
   async ban(
     callerId: string,
     guildId: string,
     userId: string,
     reason: string | null,
+    deleteMessageSeconds = 0,
   ): Promise<void> {
     await this.db.transaction(async (m) => {
       // First: no join of this guild can pass until the ban is committed.
@@ -45,7 +47,9 @@ export class ModerationService {
       if (await this.access.topRole(guildId, userId, m)) {
         await this.access.requireMemberBelow(manager, userId, m);
       }
-      await this.bans.ban(m, guildId, user, reason);
+      const since =
+        deleteMessageSeconds > 0 ? new Date(Date.now() - deleteMessageSeconds * 1000) : undefined;
+      await this.bans.ban(m, guildId, user, reason, since);
     });
   }
 

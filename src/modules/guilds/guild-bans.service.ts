@@ -7,6 +7,7 @@ import { toUserPartial, USER_PARTIAL_COLUMNS, type UserPartialSource } from '../
 import type { UserPartialResponse } from '../users/user.response';
 import { GuildBanEntity } from './guild-ban.entity';
 import { GuildMembersService } from './guild-members.service';
+import { MessagesService } from './messages.service';
 
 /** Discord's ban object. */
 export interface GuildBan {
@@ -41,6 +42,7 @@ const toBan = (row: BanRow): GuildBan => ({ reason: row.reason, user: toUserPart
 export class GuildBansService {
   constructor(
     private readonly members: GuildMembersService,
+    private readonly messages: MessagesService,
     private readonly events: RealtimeEvents,
   ) {}
 
@@ -55,14 +57,21 @@ export class GuildBansService {
     return rows.length > 0;
   }
 
-  /** Bans `user` (a member leaves first); false when they already were banned (nothing changes). */
+  /**
+   * Bans `user` (a member leaves first; with `deleteMessagesSince`, their messages in the guild
+   * since then go too); false when they already were banned (the ban itself is unchanged).
+   */
   async ban(
     m: EntityManager,
     guildId: string,
     user: UserEntity,
     reason: string | null,
+    deleteMessagesSince?: Date,
   ): Promise<boolean> {
     await this.members.remove(m, guildId, user.id);
+    if (deleteMessagesSince) {
+      await this.messages.deleteRecentBy(m, guildId, user.id, deleteMessagesSince);
+    }
     const inserted = await m
       .createQueryBuilder()
       .insert()

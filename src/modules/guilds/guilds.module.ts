@@ -17,6 +17,7 @@ import { GuildRolesService } from './guild-roles.service';
 import { GuildSnapshots } from './guild-snapshots';
 import { GuildsService } from './guilds.service';
 import { MessageEntity } from './message.entity';
+import { MessagePurge } from './message-purge';
 import { MessagesService } from './messages.service';
 import { WebhookMessagesWriter } from './webhook-messages.writer';
 
@@ -33,7 +34,7 @@ const SERVICES = [
 ];
 
 /** Used inside the module only. */
-const INTERNAL = [WebhookMessagesWriter];
+const INTERNAL = [WebhookMessagesWriter, MessagePurge];
 
 @Module({
   imports: [

@@ -24,6 +24,7 @@ import {
 } from './webhook-messages.writer';
 import type { MessageResponse } from './guild.response';
 import { MessageEntity } from './message.entity';
+import { MessagePurge } from './message-purge';
 import { hasPermission, Permissions } from './permissions';
 
 export const DEFAULT_MESSAGE_LIMIT = 50;
@@ -47,6 +48,7 @@ export class MessagesService {
     private readonly snowflakes: SnowflakeService,
     private readonly events: RealtimeEvents,
     private readonly webhookWriter: WebhookMessagesWriter,
+    private readonly purge: MessagePurge,
   ) {}
 
   /**
@@ -211,6 +213,16 @@ export class MessagesService {
         },
       ]);
     });
+  }
+
+  /** A ban's message deletion: `authorId`'s messages in the guild since `since` (MESSAGE_DELETE_BULK). */
+  deleteRecentBy(
+    m: EntityManager,
+    guildId: string,
+    authorId: string,
+    since: Date,
+  ): Promise<number> {
+    return this.purge.byAuthorSince(m, guildId, authorId, since);
   }
 
   /**

@@ -3,8 +3,8 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 /** Discord's Create Guild Ban body. */
 export class CreateBanDto {
   /**
-   * 0-604800: Discord deletes the user's messages of that many past seconds. Accepted and not
-   * acted on: Parley deletes no messages on a ban.
+   * 0-604800: the user's messages in the guild of that many past seconds are deleted too
+   * (MESSAGE_DELETE_BULK per channel); default 0.
    */
   @IsOptional()
   @IsInt()
