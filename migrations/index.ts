@@ -21,6 +21,8 @@ import { ApplicationVerifyKeys1795900000000 } from './1795900000000-ApplicationV
 import { MessageReplies1795900001000 } from './1795900001000-MessageReplies';
 import { MessagePinsMentionRolesNonces1796000000000 } from './1796000000000-MessagePinsMentionRolesNonces';
 import { MessageReactions1796000002000 } from './1796000002000-MessageReactions';
+import { RoleStyleMemberNick1796000001000 } from './1796000001000-RoleStyleMemberNick';
+import { GuildBans1796000003000 } from './1796000003000-GuildBans';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -51,5 +53,7 @@ export const MIGRATIONS: MixedList<Function> = [
   ApplicationVerifyKeys1795900000000,
   MessageReplies1795900001000,
   MessagePinsMentionRolesNonces1796000000000,
+  RoleStyleMemberNick1796000001000,
   MessageReactions1796000002000,
+  GuildBans1796000003000,
 ];

@@ -19,6 +19,8 @@ import { EventsModule } from './infra/events/events.module';
 import { MetricsModule } from './infra/metrics/metrics.module';
 import { GatewayModule } from './modules/gateway/gateway.module';
 import { MembersModule } from './modules/members/members.module';
+import { RolesModule } from './modules/roles/roles.module';
+import { GuildBansModule } from './modules/guild-bans/guild-bans.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstanceModule } from './modules/instance/instance.module';
@@ -54,6 +56,8 @@ const DOMAIN_MODULES = [
   AdminModule,
   GatewayModule,
   MembersModule,
+  RolesModule,
+  GuildBansModule,
 ];
 
 @Module({})

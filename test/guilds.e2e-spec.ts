@@ -190,6 +190,8 @@ describe('guild core', () => {
       author: expect.objectContaining({ id: owner.userId }),
       created_at: expect.any(String),
       ...PLAIN_MESSAGE_FIELDS,
+      // The author's membership, as Discord puts it on guild messages.
+      member: expect.objectContaining({ roles: [], joined_at: expect.any(String) }),
     });
 
     const limited = await http(app)

@@ -62,11 +62,21 @@ describe('messages: members, mentions and nonces', () => {
     });
   });
 
-  it('role mentions: mention_roles lists the guild’s roles mentioned (never @everyone or others’)', async () => {
+  it('role mentions: the guild’s roles mentioned, mentionable ones unless MENTION_EVERYONE (never @everyone or others’)', async () => {
     const res = await post(owner, {
       content: `<@&${roleId}> <@&${g.guildId}> <@&1234567890123456789>`,
     }).expect(201);
     expect(res.body.mention_roles).toEqual([roleId]);
+    // Without MENTION_EVERYONE only mentionable roles take effect.
+    const plain = await post(member, { content: `<@&${roleId}>` }).expect(201);
+    expect(plain.body.mention_roles).toEqual([]);
+    await http(app)
+      .patch(`/v1/guilds/${g.guildId}/roles/${roleId}`)
+      .set('Authorization', owner.token)
+      .send({ mentionable: true })
+      .expect(200);
+    const mentionable = await post(member, { content: `<@&${roleId}>` }).expect(201);
+    expect(mentionable.body.mention_roles).toEqual([roleId]);
   });
 
   it('allowed_mentions: only what it lists takes effect; parse and ids are exclusive', async () => {

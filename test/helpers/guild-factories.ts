@@ -52,8 +52,9 @@ export async function addMember(app: ParleyApp, guildId: string, userId: string)
 }
 
 /**
- * Gives a member a new role carrying `permissions` (Parley has no role management routes; roles
- * come from bot installs). Test set-up only: written straight to the tables.
+ * Gives a member a new role carrying `permissions`, at the top of the hierarchy (above every
+ * existing role). Test set-up only: through the services, past the role routes' permission,
+ * hierarchy and grant checks (test/roles.e2e-spec.ts covers those).
  */
 export async function giveRole(
   app: ParleyApp,

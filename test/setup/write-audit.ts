@@ -3,8 +3,8 @@ import { Client } from 'pg';
 /**
  * The mechanical check that every change is announced (issue 27, ARCHITECTURE.md §7): on a test
  * database, triggers record every write to the tables clients see through the gateway —
- * messages, guild_members, guild_roles, channels, guilds, and the columns of users that sessions
- * show, message_reactions — and every event written to the outbox, each with its transaction id. When the run ends,
+ * messages, guild_members, guild_roles, guild_bans, channels, guilds, and the columns of users that
+ * sessions show, message_reactions — and every event written to the outbox, each with its transaction id. When the run ends,
  * each write must have an event of its kind, for the same row, in the same transaction: a new
  * writer that forgets its event fails CI. Test fixtures that write rows directly mark their
  * transaction (`SET LOCAL parley.fixture = 'on'`, see test/helpers/fixtures.ts) and are skipped.
@@ -45,6 +45,8 @@ CREATE TRIGGER test_audit AFTER INSERT OR DELETE ON message_reactions
 CREATE TRIGGER test_audit AFTER INSERT OR DELETE OR UPDATE ON guild_members
   FOR EACH ROW EXECUTE FUNCTION test_audit_write();
 CREATE TRIGGER test_audit AFTER INSERT OR UPDATE OR DELETE ON guild_roles
+  FOR EACH ROW EXECUTE FUNCTION test_audit_write();
+CREATE TRIGGER test_audit AFTER INSERT OR UPDATE OR DELETE ON guild_bans
   FOR EACH ROW EXECUTE FUNCTION test_audit_write();
 CREATE TRIGGER test_audit AFTER INSERT OR UPDATE OR DELETE ON channels
   FOR EACH ROW EXECUTE FUNCTION test_audit_write();
@@ -97,6 +99,12 @@ const COVERED = `
     WHEN 'guild_roles:UPDATE' THEN e.type = 'GUILD_ROLE_UPDATE' AND e.data->'role'->>'id' = w.row_data->>'id'
     WHEN 'guild_roles:DELETE' THEN
          (e.type = 'GUILD_ROLE_DELETE' AND e.data->>'role_id' = w.row_data->>'id')
+      OR (e.type = 'GUILD_DELETE' AND e.guild_id::text = w.row_data->>'guild_id')
+    WHEN 'guild_bans:INSERT' THEN e.type = 'GUILD_BAN_ADD'
+      AND e.guild_id::text = w.row_data->>'guild_id' AND e.data->'user'->>'id' = w.row_data->>'user_id'
+    WHEN 'guild_bans:DELETE' THEN
+         (e.type = 'GUILD_BAN_REMOVE' AND e.guild_id::text = w.row_data->>'guild_id'
+          AND e.data->'user'->>'id' = w.row_data->>'user_id')
       OR (e.type = 'GUILD_DELETE' AND e.guild_id::text = w.row_data->>'guild_id')
     WHEN 'channels:INSERT' THEN e.type = 'CHANNEL_CREATE' AND e.data->>'id' = w.row_data->>'id'
     WHEN 'channels:UPDATE' THEN e.type = 'CHANNEL_UPDATE' AND e.data->>'id' = w.row_data->>'id'

@@ -11,6 +11,8 @@ export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
   emoji:
     'A unicode emoji, percent-encoded (`%F0%9F%91%8D` for 👍); custom emoji (`name:id`) are ' +
     'unknown (Parley has none).',
+  role_id:
+    'Role ID (snowflake, as a string) of a role of that guild; @everyone’s is the guild’s id.',
   webhook_id: 'Webhook ID (snowflake, as a string).',
   token:
     'The webhook token (64 characters), as returned when the webhook was created; ' +

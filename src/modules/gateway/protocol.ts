@@ -88,6 +88,8 @@ export const EVENT_INTENT: Partial<Record<string, number>> = {
   [E.GuildMemberAdd]: I.GuildMembers,
   [E.GuildMemberUpdate]: I.GuildMembers,
   [E.GuildMemberRemove]: I.GuildMembers,
+  [E.GuildBanAdd]: I.GuildModeration,
+  [E.GuildBanRemove]: I.GuildModeration,
   [E.WebhooksUpdate]: I.GuildWebhooks,
   [E.MessageCreate]: I.GuildMessages,
   [E.MessageUpdate]: I.GuildMessages,

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { basePermissionsSql, hasPermission, memberPermissions, ungrantable } from './permissions';
+import { ranksBelow, TOP_ROLE_SQL, type RoleRank } from './role-hierarchy';
 
 export interface GuildAccess {
   guildId: string;
@@ -11,6 +12,11 @@ export interface GuildAccess {
   isOwner: boolean;
   /** Effective guild-level permissions (owner/ADMINISTRATOR: every bit). */
   permissions: bigint;
+}
+
+/** A manager's access and their highest role (for the hierarchy's checks). */
+export interface ManagerAccess extends GuildAccess {
+  top: RoleRank;
 }
 
 export interface ChannelAccess extends GuildAccess {
@@ -99,6 +105,65 @@ export class GuildAccessService {
         { missing_permissions: missing.toString() },
       );
     }
+  }
+
+  /** requirePermission, with the caller's highest role for the hierarchy checks below. */
+  async requireManager(
+    userId: string,
+    guildId: string,
+    perm: bigint,
+    manager?: EntityManager,
+  ): Promise<ManagerAccess> {
+    const access = await this.requirePermission(userId, guildId, perm, manager);
+    const top = await this.topRole(guildId, userId, manager);
+    // A member always has @everyone; no row means they left in between.
+    if (!top) throw new ApiError(ErrorCode.UnknownGuild);
+    return { ...access, top };
+  }
+
+  /** A member's highest role (@everyone when they have none), null when they are not a member. */
+  async topRole(
+    guildId: string,
+    userId: string,
+    manager?: EntityManager,
+  ): Promise<RoleRank | null> {
+    const [row] = await (manager ?? this.dataSource).query<RoleRank[]>(TOP_ROLE_SQL, [
+      guildId,
+      userId,
+    ]);
+    return row ?? null;
+  }
+
+  /**
+   * The hierarchy rule for roles (Discord's): a manager acts only on roles below their highest
+   * role; the owner on every role. 403 MISSING_PERMISSIONS otherwise.
+   */
+  requireRoleBelow(manager: ManagerAccess, role: RoleRank): void {
+    if (manager.isOwner || ranksBelow(role, manager.top)) return;
+    throw new ApiError(
+      ErrorCode.MissingPermissions,
+      'You can only manage roles below your highest role.',
+    );
+  }
+
+  /**
+   * The hierarchy rule for members: a manager acts on another member only when that member's
+   * highest role is below theirs; nobody but the owner acts on others above, and nobody on the
+   * owner. 404 UNKNOWN_MEMBER when the target is not a member.
+   */
+  async requireMemberBelow(
+    manager: ManagerAccess,
+    userId: string,
+    m?: EntityManager,
+  ): Promise<void> {
+    const top = await this.topRole(manager.guildId, userId, m);
+    if (!top) throw new ApiError(ErrorCode.UnknownMember);
+    if (manager.isOwner) return;
+    if (userId !== manager.ownerId && ranksBelow(top, manager.top)) return;
+    throw new ApiError(
+      ErrorCode.MissingPermissions,
+      'You can only act on members whose highest role is below yours.',
+    );
   }
 
   /** Like requirePermission, for a channel: 404 UNKNOWN_CHANNEL when absent or not a member. */

@@ -39,6 +39,10 @@ export class GuildMemberEntity {
   @Column({ type: 'bigint', array: true, default: () => "'{}'" })
   roles: string[];
 
+  /** The member's nickname in this guild (1-32 characters), null for none. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  nick: string | null;
+
   @CreateDateColumn({ name: 'joined_at', type: 'timestamptz' })
   joinedAt: Date;
 }

@@ -1,5 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
+import { ApiError } from '../../common/errors/api-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { UserEntity } from '../users/user.entity';
@@ -10,15 +12,19 @@ import { GuildMemberEntity } from './guild-member.entity';
 import { toDiscordMember, toGatewayMember } from './realtime.mapper';
 
 /** A member and their user, as MEMBER_SELECT reads them. */
-type MemberRow = UserPartialSource & { roles: string[]; joined_at: Date };
+type MemberRow = UserPartialSource & { roles: string[]; nick: string | null; joined_at: Date };
 
 const MEMBER_SELECT = `
-  SELECT m.roles::text[] AS roles, m.joined_at, ${USER_PARTIAL_COLUMNS}
+  SELECT m.roles::text[] AS roles, m.nick, m.joined_at, ${USER_PARTIAL_COLUMNS}
     FROM guild_members m JOIN users u ON u.id = m.user_id
    WHERE m.guild_id = $1`;
 
 function toGuildMember(row: MemberRow): GuildMemberResponse {
-  return toDiscordMember(toUserPartial(row), row.roles, row.joined_at);
+  return toDiscordMember(toUserPartial(row), {
+    roles: row.roles,
+    nick: row.nick,
+    joinedAt: row.joined_at,
+  });
 }
 
 /** What the bulk add did for one requested user. */
@@ -30,6 +36,8 @@ export interface BulkMemberRow {
   inserted: boolean;
   /** An existing member who was missing some of the roles. */
   roles_added: boolean;
+  /** Banned from the guild: not added. */
+  banned: boolean;
 }
 
 // One statement for the whole batch. Users are locked against deletion (KEY SHARE) for the
@@ -38,7 +46,10 @@ export interface BulkMemberRow {
 // fresh insert from a conflict update.
 const ADD_MEMBERS = `
   WITH eligible AS (
-    SELECT u.id FROM users u WHERE u.id = ANY($2::bigint[]) AND NOT u.bot FOR KEY SHARE
+    SELECT u.id FROM users u
+     WHERE u.id = ANY($2::bigint[]) AND NOT u.bot
+       AND NOT EXISTS (SELECT 1 FROM guild_bans b WHERE b.guild_id = $1 AND b.user_id = u.id)
+       FOR KEY SHARE OF u
   ), upserted AS (
     INSERT INTO guild_members AS m (guild_id, user_id, roles, joined_at)
     SELECT $1, e.id, $3::bigint[], now() FROM eligible e
@@ -51,7 +62,8 @@ const ADD_MEMBERS = `
          u.id IS NOT NULL AS known,
          COALESCE(u.bot, false) AS bot,
          COALESCE(up.inserted, false) AS inserted,
-         COALESCE(NOT up.inserted, false) AS roles_added
+         COALESCE(NOT up.inserted, false) AS roles_added,
+         EXISTS (SELECT 1 FROM guild_bans b WHERE b.guild_id = $1 AND b.user_id = w.user_id) AS banned
     FROM unnest($2::bigint[]) AS w(user_id)
     LEFT JOIN users u ON u.id = w.user_id
     LEFT JOIN upserted up ON up.user_id = w.user_id`;
@@ -73,17 +85,27 @@ export class GuildMembersService implements OnModuleInit {
     this.users.onProfileChange((m, user) => this.profileChanged(m, user));
   }
 
-  /** Adds a member unless they already are one; returns the new row, or null. */
+  /**
+   * Adds a member unless they already are one; returns the new row, or null. A user banned from
+   * the guild is refused: 403 BANNED_FROM_GUILD.
+   */
   async add(
     m: EntityManager,
     guildId: string,
     user: UserEntity,
     roles: string[] = [],
   ): Promise<GuildMemberEntity | null> {
+    await this.lockAgainstBans(m, guildId);
+    const [banned] = await m.query<unknown[]>(
+      'SELECT 1 FROM guild_bans WHERE guild_id = $1 AND user_id = $2',
+      [guildId, user.id],
+    );
+    if (banned) throw new ApiError(ErrorCode.BannedFromGuild);
     const member = m.create(GuildMemberEntity, {
       guildId,
       userId: user.id,
       roles,
+      nick: null,
       joinedAt: new Date(),
     });
     const res = await m
@@ -106,7 +128,17 @@ export class GuildMembersService implements OnModuleInit {
     userId: string,
     roles: string[],
   ): Promise<void> {
-    await m.update(GuildMemberEntity, { guildId, userId }, { roles });
+    await this.update(m, guildId, userId, { roles });
+  }
+
+  /** Changes a member's roles and/or nickname, announced as GUILD_MEMBER_UPDATE. */
+  async update(
+    m: EntityManager,
+    guildId: string,
+    userId: string,
+    patch: Partial<Pick<GuildMemberEntity, 'roles' | 'nick'>>,
+  ): Promise<void> {
+    await m.update(GuildMemberEntity, { guildId, userId }, patch);
     const member = await m.findOne(GuildMemberEntity, {
       where: { guildId, userId },
       relations: { user: true },
@@ -116,9 +148,23 @@ export class GuildMembersService implements OnModuleInit {
     }
   }
 
+  /** A member's roles and nickname, locked until the transaction ends; null for non-members. */
+  async lock(
+    m: EntityManager,
+    guildId: string,
+    userId: string,
+  ): Promise<Pick<GuildMemberEntity, 'roles' | 'nick'> | null> {
+    const [row] = await m.query<Array<Pick<GuildMemberEntity, 'roles' | 'nick'>>>(
+      `SELECT roles::text[] AS roles, nick FROM guild_members
+        WHERE guild_id = $1 AND user_id = $2 FOR UPDATE`,
+      [guildId, userId],
+    );
+    return row ?? null;
+  }
+
   /**
    * Adds many users at once (the admin bulk add): one statement; existing members gain the
-   * missing `roleIds`. Bot users and unknown ids are reported, not added.
+   * missing `roleIds`. Bot users, banned users and unknown ids are reported, not added.
    */
   async addMany(
     m: EntityManager,
@@ -126,6 +172,7 @@ export class GuildMembersService implements OnModuleInit {
     userIds: string[],
     roleIds: string[],
   ): Promise<BulkMemberRow[]> {
+    await this.lockAgainstBans(m, guildId);
     const rows = await m.query<BulkMemberRow[]>(ADD_MEMBERS, [guildId, userIds, roleIds]);
     const changed = rows.filter((r) => r.inserted || r.roles_added).map((r) => r.user_id);
     if (changed.length > 0) {
@@ -281,6 +328,16 @@ export class GuildMembersService implements OnModuleInit {
     );
   }
 
+  /**
+   * Joins and bans of one guild are serialised: a join holds the guild row in share mode before
+   * it reads the bans (a statement of its own, so that it sees a ban committed meanwhile), a ban
+   * holds it exclusively (GuildBansService.lockGuild) — so no join slips past a ban being made.
+   * Writes that only reference the guild (messages, roles) take key-share locks and are not held.
+   */
+  private async lockAgainstBans(m: EntityManager, guildId: string): Promise<void> {
+    await m.query('SELECT 1 FROM guilds WHERE id = $1 FOR SHARE', [guildId]);
+  }
+
   private async announceUpdates(
     m: EntityManager,
     guildId: string,
@@ -309,6 +366,6 @@ function memberEvent(
     t,
     guildId: member.guildId,
     userId: member.userId,
-    d: toGatewayMember(toUserPartial(user), member.roles, member.joinedAt, member.guildId),
+    d: toGatewayMember(toUserPartial(user), member, member.guildId),
   };
 }

@@ -22,8 +22,24 @@ export class GuildRoleEntity {
   @Column({ type: 'bigint', default: '0' })
   permissions: string;
 
+  /** Sorted by position, then id: at the same position the older role (lower id) is higher. */
   @Column({ type: 'integer', default: 0 })
   position: number;
+
+  /** RGB as an integer; 0 = no colour. */
+  @Column({ type: 'integer', default: 0 })
+  color: number;
+
+  /** Shown apart from the other members in the member list. */
+  @Column({ type: 'boolean', default: false })
+  hoist: boolean;
+
+  /** Anyone may mention it (`<@&id>`). */
+  @Column({ type: 'boolean', default: false })
+  mentionable: boolean;
+
+  @Column({ name: 'unicode_emoji', type: 'text', nullable: true })
+  unicodeEmoji: string | null;
 
   /** The bot user whose managed role this is (made when it was installed; goes with it). */
   @Column({ name: 'bot_id', type: 'bigint', nullable: true })

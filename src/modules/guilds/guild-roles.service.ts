@@ -17,7 +17,19 @@ export interface NewRole {
   position?: number;
   /** A bot's managed role: the bot user it belongs to. */
   botId?: string | null;
+  color?: number;
+  hoist?: boolean;
+  mentionable?: boolean;
+  unicodeEmoji?: string | null;
 }
+
+/** What a role's update may change. */
+export type RolePatch = Partial<
+  Pick<
+    GuildRoleEntity,
+    'name' | 'permissions' | 'position' | 'color' | 'hoist' | 'mentionable' | 'unicodeEmoji'
+  >
+>;
 
 /**
  * The one owner of guild roles: every role is created, changed and deleted here, in the caller's
@@ -51,6 +63,10 @@ export class GuildRolesService {
       permissions: input.permissions.toString(),
       position,
       botId: input.botId ?? null,
+      color: input.color ?? 0,
+      hoist: input.hoist ?? false,
+      mentionable: input.mentionable ?? false,
+      unicodeEmoji: input.unicodeEmoji ?? null,
     });
     await m.insert(GuildRoleEntity, role);
     await this.events.publish(m, [
@@ -67,9 +83,11 @@ export class GuildRolesService {
     m: EntityManager,
     guildId: string,
     roleId: string,
-    patch: Partial<Pick<GuildRoleEntity, 'name' | 'permissions' | 'position'>>,
+    patch: RolePatch,
   ): Promise<GuildRoleEntity | null> {
-    await m.update(GuildRoleEntity, { guildId, id: roleId }, patch);
+    if (Object.keys(patch).length > 0) {
+      await m.update(GuildRoleEntity, { guildId, id: roleId }, patch);
+    }
     const role = await m.findOneBy(GuildRoleEntity, { guildId, id: roleId });
     if (!role) return null;
     await this.events.publish(m, [
@@ -92,6 +110,34 @@ export class GuildRolesService {
       { t: EventName.GuildRoleDelete, guildId, d: { guild_id: guildId, role_id: roleId } },
     ]);
     return true;
+  }
+
+  /**
+   * Moves roles (`positions`: role id → new position), one GUILD_ROLE_UPDATE per role that moved,
+   * as Discord announces a reorder. Returns every role of the guild, in hierarchy order.
+   */
+  async reorder(
+    m: EntityManager,
+    guildId: string,
+    positions: Map<string, number>,
+  ): Promise<GuildRoleEntity[]> {
+    const roles = await this.list(m, guildId);
+    for (const role of roles) {
+      const position = positions.get(role.id);
+      if (position === undefined || position === role.position) continue;
+      await this.update(m, guildId, role.id, { position });
+    }
+    return this.list(m, guildId);
+  }
+
+  /** The guild's roles, lowest first (position, then the newer role lower). */
+  list(m: EntityManager, guildId: string): Promise<GuildRoleEntity[]> {
+    return m
+      .createQueryBuilder(GuildRoleEntity, 'r')
+      .where('r.guild_id = :guildId', { guildId })
+      .orderBy('r.position', 'ASC')
+      .addOrderBy('r.id', 'DESC')
+      .getMany();
   }
 
   /** The managed roles of a bot in a guild (its install role). */

@@ -59,6 +59,7 @@ interface MembershipRow {
   owner_id: string;
   joined_at: Date;
   roles: string[];
+  nick: string | null;
   permissions: string;
   member_count: number;
 }
@@ -78,11 +79,16 @@ interface RoleRow {
   permissions: string;
   position: number;
   bot_id: string | null;
+  color: number;
+  hoist: boolean;
+  mentionable: boolean;
+  unicode_emoji: string | null;
 }
 
 interface MemberRow extends UserPartialSource {
   guild_id: string;
   roles: string[];
+  nick: string | null;
   joined_at: Date;
 }
 
@@ -92,7 +98,7 @@ const MEMBERSHIPS = prepared<MembershipRow>(
   'parley_snapshot_memberships',
   `
   SELECT g.id::text AS guild_id, g.name, g.icon, g.banner, g.owner_id::text AS owner_id,
-         m.joined_at, m.roles::text[] AS roles, ${basePermissionsSql('g', 'm')}::text AS permissions,
+         m.joined_at, m.roles::text[] AS roles, m.nick, ${basePermissionsSql('g', 'm')}::text AS permissions,
          (SELECT count(*)::int FROM guild_members c WHERE c.guild_id = g.id) AS member_count
     FROM guild_members m JOIN guilds g ON g.id = m.guild_id
    WHERE m.user_id = $1 AND ($2::bigint IS NULL OR g.id = $2)
@@ -111,14 +117,15 @@ const ROLES = prepared<RoleRow>(
   'parley_snapshot_roles',
   `
   SELECT id::text AS id, guild_id::text AS guild_id, name, permissions::text AS permissions,
-         position, bot_id::text AS bot_id
+         position, bot_id::text AS bot_id, color, hoist, mentionable, unicode_emoji
     FROM guild_roles WHERE guild_id = ANY($1::bigint[]) ORDER BY position, id`,
 );
 
 const MEMBERS = prepared<MemberRow>(
   'parley_snapshot_members',
   `
-  SELECT m.guild_id::text AS guild_id, m.roles::text[] AS roles, m.joined_at, ${USER_PARTIAL_COLUMNS}
+  SELECT m.guild_id::text AS guild_id, m.roles::text[] AS roles, m.nick, m.joined_at,
+         ${USER_PARTIAL_COLUMNS}
     FROM guild_members m JOIN users u ON u.id = m.user_id
    WHERE m.guild_id = ANY($1::bigint[]) ORDER BY m.joined_at`,
 );
@@ -196,9 +203,9 @@ export class GuildSnapshots {
       if (out.length > 0 && out.length % YIELD_EVERY === 0) await yieldToLoop();
       const memberList = listedSet.has(row.guild_id)
         ? (membersOf.get(row.guild_id) ?? []).map((m) =>
-            toGatewayMember(toUserPartial(m), m.roles, m.joined_at),
+            toGatewayMember(toUserPartial(m), memberOf(m)),
           )
-        : [toGatewayMember(self, row.roles, row.joined_at)];
+        : [toGatewayMember(self, memberOf(row))];
       const create: Payload = {
         ...toGatewayGuild({
           id: row.guild_id,
@@ -213,7 +220,7 @@ export class GuildSnapshots {
         member_count: row.member_count,
         lazy: true,
         roles: (rolesOf.get(row.guild_id) ?? []).map((r) =>
-          toGatewayRole({ ...r, botId: r.bot_id }),
+          toGatewayRole({ ...r, botId: r.bot_id, unicodeEmoji: r.unicode_emoji }),
         ),
         channels: (channelsOf.get(row.guild_id) ?? []).map((c) =>
           toGatewayChannel({ ...c, guildId: c.guild_id }),
@@ -236,6 +243,10 @@ export class GuildSnapshots {
     }
     return out;
   }
+}
+
+function memberOf(row: { roles: string[]; nick: string | null; joined_at: Date }) {
+  return { roles: row.roles, nick: row.nick, joinedAt: row.joined_at };
 }
 
 function canViewOf(row: MembershipRow, userId: string): boolean {

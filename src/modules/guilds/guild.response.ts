@@ -38,7 +38,7 @@ export class MemberResponse {
  * fields Parley has no notion of yet are present with Discord's neutral values.
  */
 export class GuildMemberResponse extends MemberResponse {
-  /** Always null (no per-guild nicknames yet). */
+  /** The member's nickname in this guild, null for none. */
   @ApiProperty({ type: String, nullable: true, example: null })
   nick: string | null;
   /** Always null (no per-guild avatars). */

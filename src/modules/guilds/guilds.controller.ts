@@ -155,7 +155,8 @@ export class GuildsController {
       'token of that user, granted to the bot’s application with the `guilds.join` scope. The ' +
       'bot needs CREATE_INSTANT_INVITE; `roles` need MANAGE_ROLES, and only roles whose ' +
       'permissions the bot holds itself (403 MISSING_PERMISSIONS with `missing_permissions`). ' +
-      '201 with the member when added, 204 when the user already was a member (nothing changes).',
+      '201 with the member when added, 204 when the user already was a member (nothing changes). ' +
+      'A user banned from the guild is refused (403 BANNED_FROM_GUILD).',
   })
   @ApiCreatedResponse({ type: MemberResponse, description: 'Added: the new member.' })
   @ApiNoContentResponse({ description: 'Already a member: nothing changed.' })
@@ -164,6 +165,7 @@ export class GuildsController {
     ErrorCode.UnknownUser,
     ErrorCode.MissingPermissions,
     ErrorCode.InvalidOauth2AccessToken,
+    ErrorCode.BannedFromGuild,
     ['roles', FieldErrorCode.UnknownRole],
     ['access_token', FieldErrorCode.BaseTypeString],
   )
@@ -180,7 +182,7 @@ export class GuildsController {
     return member ?? undefined;
   }
 
-  /** Removes a member (owner or ADMINISTRATOR; members may remove themselves). Not the owner. */
+  /** Removes a member (Discord's kick: KICK_MEMBERS and the hierarchy; anyone may leave). Not the owner. */
   @Delete(':guild_id/members/:user_id')
   @HttpCode(204)
   @Auth({ kind: ['user', 'bot'] })
@@ -188,7 +190,9 @@ export class GuildsController {
     operationId: 'remove_guild_member',
     summary: 'Remove a member',
     description:
-      'Owner or ADMINISTRATOR; any member may remove themselves. The owner cannot be removed.',
+      'Discord’s kick: KICK_MEMBERS, on a member whose highest role is below the caller’s (the ' +
+      'owner removes anyone); any member may remove themselves. The owner cannot be removed. ' +
+      'GUILD_MEMBER_REMOVE.',
   })
   @ApiNoContentResponse({ description: 'Removed.' })
   @ApiErrors(

@@ -6,6 +6,8 @@ import { ChannelEntity } from './channel.entity';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
 import { GuildAccessService } from './guild-access.service';
+import { GuildBanEntity } from './guild-ban.entity';
+import { GuildBansService } from './guild-bans.service';
 import { GuildMemberEntity } from './guild-member.entity';
 import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
@@ -15,6 +17,7 @@ import { GuildRolesService } from './guild-roles.service';
 import { GuildSnapshots } from './guild-snapshots';
 import { GuildsService } from './guilds.service';
 import { MessageEntity } from './message.entity';
+import { MessagePurge } from './message-purge';
 import { MessagesService } from './messages.service';
 import { MessageRenderer } from './message-renderer';
 import { MessageModerationController } from './message-moderation.controller';
@@ -31,6 +34,7 @@ const SERVICES = [
   GuildsService,
   GuildMembersService,
   GuildRolesService,
+  GuildBansService,
   GuildSnapshots,
   ChannelsService,
   MessagesService,
@@ -39,7 +43,7 @@ const SERVICES = [
 ];
 
 /** Used inside the module only. */
-const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCounts];
+const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCounts, MessagePurge];
 
 @Module({
   imports: [
@@ -49,6 +53,7 @@ const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCount
       GuildEntity,
       GuildRoleEntity,
       GuildMemberEntity,
+      GuildBanEntity,
       ChannelEntity,
       MessageEntity,
       MessageReactionEntity,

@@ -19,6 +19,7 @@ import { GuildAccessService } from './guild-access.service';
 import { GuildMemberEntity } from './guild-member.entity';
 import { ChannelsService } from './channels.service';
 import { GuildMembersService } from './guild-members.service';
+import { GuildBansService } from './guild-bans.service';
 import { GuildRolesService } from './guild-roles.service';
 import { GuildRoleEntity } from './guild-role.entity';
 import { GuildEntity } from './guild.entity';
@@ -44,6 +45,7 @@ export class GuildsService {
     private readonly credentials: CredentialResolvers,
     private readonly members: GuildMembersService,
     private readonly roles: GuildRolesService,
+    private readonly bans: GuildBansService,
     private readonly channels: ChannelsService,
     private readonly events: RealtimeEvents,
   ) {}
@@ -191,18 +193,25 @@ export class GuildsService {
     });
   }
 
-  /** Removes a member (owner/ADMINISTRATOR, or the member leaving). The owner cannot be removed. */
+  /**
+   * Removes a member: the member leaving, or Discord's kick (KICK_MEMBERS, on a member whose
+   * highest role is below the caller's; the owner kicks anyone). The owner cannot be removed.
+   */
   async removeMember(callerId: string, guildId: string, userId: string): Promise<void> {
-    const access = await this.access.requirePermission(
-      callerId,
-      guildId,
-      callerId === userId ? 0n : Permissions.ADMINISTRATOR,
-    );
-    if (userId === access.ownerId) throw new ApiError(ErrorCode.CannotRemoveGuildOwner);
-    const removed = await this.dataSource.transaction((m) =>
-      this.members.remove(m, guildId, userId),
-    );
-    if (!removed) throw new ApiError(ErrorCode.UnknownMember);
+    await this.dataSource.transaction(async (m) => {
+      const leaving = callerId === userId;
+      const access = await this.access.requireManager(
+        callerId,
+        guildId,
+        leaving ? 0n : Permissions.KICK_MEMBERS,
+        m,
+      );
+      if (userId === access.ownerId) throw new ApiError(ErrorCode.CannotRemoveGuildOwner);
+      if (!leaving) await this.access.requireMemberBelow(access, userId, m);
+      if (!(await this.members.remove(m, guildId, userId))) {
+        throw new ApiError(ErrorCode.UnknownMember);
+      }
+    });
   }
 
   /**
@@ -247,9 +256,13 @@ export class GuildsService {
   /**
    * A bot leaves every guild it is in (its application is being deleted), in `m`'s transaction:
    * its memberships (GUILD_MEMBER_REMOVE to the guilds, GUILD_DELETE to its own sessions) and its
-   * managed roles (GUILD_ROLE_DELETE) go before its rows do.
+   * managed roles (GUILD_ROLE_DELETE) go before its rows do, and its bans are lifted
+   * (GUILD_BAN_REMOVE) rather than vanish with its user row.
    */
   async removeBotEverywhere(m: EntityManager, botUserId: string): Promise<void> {
+    for (const guildId of await this.bans.guildsBanning(m, botUserId)) {
+      await this.bans.unban(m, guildId, botUserId);
+    }
     for (const guildId of await this.members.guildsOf(m, botUserId)) {
       await this.members.remove(m, guildId, botUserId);
       for (const role of await this.roles.managedBy(m, guildId, botUserId)) {

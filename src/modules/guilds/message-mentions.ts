@@ -1,6 +1,8 @@
+import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import type { AllowedMentionsDto } from './dto/create-message.dto';
+import { hasPermission, Permissions } from './permissions';
 
 /** At most this many distinct users (and as many roles) are resolved from one message. */
 const MAX_MENTIONS = 100;
@@ -50,4 +52,29 @@ export function requestedMentions(
 /** The distinct ids `pattern` finds in `content`, in order of first appearance, at most 100. */
 function idsIn(content: string, pattern: RegExp): string[] {
   return [...new Set([...content.matchAll(pattern)].map((m) => m[1]))].slice(0, MAX_MENTIONS);
+}
+
+/** `@everyone`/`@here` takes effect when allowed and the author holds MENTION_EVERYONE. */
+export function mentionsEveryone(request: MentionRequest, permissions: bigint): boolean {
+  return request.everyone && hasPermission(permissions, Permissions.MENTION_EVERYONE);
+}
+
+/**
+ * The ids among `ids` that are roles of the guild the author may mention (Discord's rule: the
+ * mentionable ones, or any with MENTION_EVERYONE) — never @everyone, whose id is the guild's.
+ */
+export async function guildRolesAmong(
+  m: EntityManager,
+  guildId: string,
+  ids: string[],
+  permissions: bigint,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await m.query<Array<{ id: string }>>(
+    `SELECT id::text AS id FROM guild_roles
+      WHERE guild_id = $1 AND id = ANY($2::bigint[]) AND id <> guild_id AND (mentionable OR $3)`,
+    [guildId, ids, hasPermission(permissions, Permissions.MENTION_EVERYONE)],
+  );
+  const found = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => found.has(id));
 }

@@ -15,7 +15,7 @@ import { normalizeDraft, urlErrors, type MessageDraft } from './embeds/embed';
 import { GuildAccessService } from './guild-access.service';
 import { GuildMembersService } from './guild-members.service';
 import { asReply, toMessageFromParts, toMessageResponse } from './guild.mapper';
-import { requestedMentions, type MentionRequest } from './message-mentions';
+import { guildRolesAmong, mentionsEveryone, requestedMentions } from './message-mentions';
 import { MessageRenderer, withMembers } from './message-renderer';
 import {
   WebhookMessagesWriter,
@@ -24,6 +24,7 @@ import {
 } from './webhook-messages.writer';
 import type { MessageResponse } from './guild.response';
 import { MessageEntity } from './message.entity';
+import { MessagePurge } from './message-purge';
 import { hasPermission, Permissions } from './permissions';
 
 export const DEFAULT_MESSAGE_LIMIT = 50;
@@ -47,6 +48,7 @@ export class MessagesService {
     private readonly webhookWriter: WebhookMessagesWriter,
     private readonly members: GuildMembersService,
     private readonly renderer: MessageRenderer,
+    private readonly purge: MessagePurge,
   ) {}
 
   /**
@@ -120,7 +122,7 @@ export class MessagesService {
     const manager = this.dataSource.manager;
     const [members, mentionRoles] = await Promise.all([
       this.members.membersAmong(manager, access.guildId, [userId, ...request.userIds]),
-      this.rolesAmong(manager, access.guildId, request.roleIds),
+      guildRolesAmong(manager, access.guildId, request.roleIds, access.permissions),
     ]);
     const author = members.get(userId);
     if (!author) throw new ApiError(ErrorCode.UnknownChannel);
@@ -135,7 +137,7 @@ export class MessagesService {
       content,
       embeds: draft.embeds,
       mentions: request.userIds.flatMap((id) => members.get(id)?.user ?? []),
-      mentionEveryone: this.mentionsEveryone(request, access.permissions),
+      mentionEveryone: mentionsEveryone(request, access.permissions),
       mentionRoles,
       pinnedAt: null,
       nonce,
@@ -216,8 +218,13 @@ export class MessagesService {
         const request = requestedMentions(message.content, undefined);
         const members = await this.members.membersAmong(manager, access.guildId, request.userIds);
         message.mentions = request.userIds.flatMap((id) => members.get(id)?.user ?? []);
-        message.mentionRoles = await this.rolesAmong(manager, access.guildId, request.roleIds);
-        message.mentionEveryone = this.mentionsEveryone(request, access.permissions);
+        message.mentionRoles = await guildRolesAmong(
+          manager,
+          access.guildId,
+          request.roleIds,
+          access.permissions,
+        );
+        message.mentionEveryone = mentionsEveryone(request, access.permissions);
       }
       message.editedAt = new Date();
       await manager.getRepository(MessageEntity).update(
@@ -263,6 +270,16 @@ export class MessagesService {
         },
       ]);
     });
+  }
+
+  /** A ban's message deletion: `authorId`'s messages in the guild since `since` (MESSAGE_DELETE_BULK). */
+  deleteRecentBy(
+    m: EntityManager,
+    guildId: string,
+    authorId: string,
+    since: Date,
+  ): Promise<number> {
+    return this.purge.byAuthorSince(m, guildId, authorId, since);
   }
 
   /**
@@ -358,23 +375,6 @@ export class MessagesService {
       message.author = await manager.getRepository(UserEntity).findOneBy({ id: message.authorId });
     }
     return message;
-  }
-
-  /** `@everyone`/`@here` takes effect when allowed and the author holds MENTION_EVERYONE. */
-  private mentionsEveryone(request: MentionRequest, permissions: bigint): boolean {
-    return request.everyone && hasPermission(permissions, Permissions.MENTION_EVERYONE);
-  }
-
-  /** The ids among `ids` that are roles of the guild (never @everyone, whose id is the guild's). */
-  private async rolesAmong(m: EntityManager, guildId: string, ids: string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const rows = await m.query<Array<{ id: string }>>(
-      `SELECT id::text AS id FROM guild_roles
-        WHERE guild_id = $1 AND id = ANY($2::bigint[]) AND id <> guild_id`,
-      [guildId, ids],
-    );
-    const found = new Set(rows.map((r) => r.id));
-    return ids.filter((id) => found.has(id));
   }
 }
 

@@ -1,7 +1,9 @@
 import type { UserPartialResponse } from '../users/user.response';
 import type { GuildMemberResponse } from './guild.response';
 import type { ChannelEntity } from './channel.entity';
+import type { GuildMemberEntity } from './guild-member.entity';
 import type { GuildRoleEntity } from './guild-role.entity';
+import type { RoleResponse } from './role.response';
 import type { GuildEntity } from './guild.entity';
 
 /**
@@ -31,39 +33,53 @@ export function toGatewayChannel(
   };
 }
 
+/** The role fields the gateway and REST show. */
+export type RoleSource = Pick<
+  GuildRoleEntity,
+  | 'id'
+  | 'name'
+  | 'position'
+  | 'permissions'
+  | 'botId'
+  | 'color'
+  | 'hoist'
+  | 'mentionable'
+  | 'unicodeEmoji'
+>;
+
 /** A role as Discord shapes it; a bot's managed role has `managed` and `tags.bot_id`. */
-export function toGatewayRole(
-  r: Pick<GuildRoleEntity, 'id' | 'name' | 'position' | 'permissions' | 'botId'>,
-): Payload {
-  const role: Payload = {
+export function toGatewayRole(r: RoleSource): RoleResponse {
+  const role: RoleResponse = {
     id: r.id,
     name: r.name,
-    color: 0,
-    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
-    hoist: false,
+    color: r.color,
+    colors: { primary_color: r.color, secondary_color: null, tertiary_color: null },
+    hoist: r.hoist,
     icon: null,
-    unicode_emoji: null,
+    unicode_emoji: r.unicodeEmoji,
     position: r.position,
     permissions: r.permissions,
     managed: r.botId !== null,
-    mentionable: false,
+    mentionable: r.mentionable,
     flags: 0,
   };
   if (r.botId !== null) role.tags = { bot_id: r.botId };
   return role;
 }
 
+/** The membership fields a member object shows. */
+export type MemberSource = Pick<GuildMemberEntity, 'roles' | 'joinedAt' | 'nick'>;
+
 /** Discord's guild member object (REST and gateway alike). */
 export function toDiscordMember(
   user: UserPartialResponse,
-  roles: string[],
-  joinedAt: Date,
+  member: MemberSource,
 ): GuildMemberResponse {
   return {
     user,
-    roles,
-    joined_at: joinedAt.toISOString(),
-    nick: null,
+    roles: member.roles,
+    joined_at: member.joinedAt.toISOString(),
+    nick: member.nick,
     avatar: null,
     banner: null,
     premium_since: null,
@@ -77,11 +93,10 @@ export function toDiscordMember(
 
 export function toGatewayMember(
   user: UserPartialResponse,
-  roles: string[],
-  joinedAt: Date,
+  source: MemberSource,
   guildId?: string,
 ): Payload {
-  const member: Payload = { ...toDiscordMember(user, roles, joinedAt) };
+  const member: Payload = { ...toDiscordMember(user, source) };
   if (guildId) member.guild_id = guildId;
   return member;
 }

@@ -51,6 +51,7 @@ export class OAuth2Controller {
   @ApiErrors(
     ErrorCode.UnknownGuild,
     ErrorCode.MissingPermissions,
+    ErrorCode.BannedFromGuild,
     ['client_id', FieldErrorCode.UnknownApplication],
     ['scope', FieldErrorCode.InvalidScope],
     ['redirect_uri', FieldErrorCode.RedirectUriMismatch],

@@ -15,7 +15,8 @@ import { BulkFailureCode, type BulkOperationResponse } from './bulk-operation.re
 /**
  * `POST /admin/bulk/add-guild-members`: adds up to 1000 users to a guild in one transaction with
  * one set-based statement and one audit entry. Existing members count as successful (and gain
- * the requested roles); unknown users fail with `UNKNOWN_USER`, bot users with `BOT_USER`.
+ * the requested roles); unknown users fail with `UNKNOWN_USER`, bot users with `BOT_USER`, users
+ * banned from the guild with `BANNED_FROM_GUILD`.
  */
 @Injectable()
 export class BulkMembersService {
@@ -48,6 +49,7 @@ export class BulkMembersService {
         const row = byId.get(id);
         if (!row?.known) return { id, ok: false, error: BulkFailureCode.UnknownUser };
         if (row.bot) return { id, ok: false, error: BulkFailureCode.BotUser };
+        if (row.banned) return { id, ok: false, error: BulkFailureCode.Banned };
         return { id, ok: true };
       });
       const added = rows.filter((r) => r.inserted).map((r) => r.user_id);

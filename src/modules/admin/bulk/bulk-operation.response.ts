@@ -6,6 +6,8 @@ export enum BulkFailureCode {
   UnknownUser = 'UNKNOWN_USER',
   /** Bot users join guilds through the OAuth2 `bot` install, not by a bulk add. */
   BotUser = 'BOT_USER',
+  /** Banned from the guild (Discord's guild ban): unban them first. */
+  Banned = 'BANNED_FROM_GUILD',
 }
 
 export class BulkOperationFailure {
