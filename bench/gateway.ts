@@ -11,12 +11,16 @@
  *   clients in the guild: one instance (target p99 ≤ 100 ms) and two instances through Redis
  *   (≤ 250 ms; needs BENCH_REDIS_URL);
  * - REST with the gateway idle: `GET /v1/users/@me` req/s with 1,000 idle connections vs none
- *   (target: ≤ 5 % loss).
+ *   (target: ≤ 5 % loss);
+ * - bots' everyday operations (issue 28): TYPING_START fan-out to 1,000 connections vs the bare
+ *   `ws` ceiling with frames of its size (≥ 50 %); reaction add → MESSAGE_REACTION_ADD, p50/p99,
+ *   20 reactions/s with 1,000 clients (p99 ≤ 50 ms); op 8 → every GUILD_MEMBERS_CHUNK of a
+ *   10,000-member guild (≤ 1 s).
  *
  * Knobs: BENCH_PG (a PostgreSQL server URL; a scratch database is made and dropped) or
  * BENCH_DATABASE_URL; BENCH_REDIS_URL; BENCH_RUNTIMES=both (Node 20 and 24, as bench/run.ts);
- * BENCH_GATEWAY_CONNECTIONS=5000,10000; BENCH_GATEWAY_ROWS (some of idle,fanout,latency,rest,redis;
- * default all); BENCH_APP_DIR (another build of the app to measure, e.g.
+ * BENCH_GATEWAY_CONNECTIONS=5000,10000; BENCH_GATEWAY_ROWS (some of
+ * idle,fanout,latency,rest,redis,typing,reaction,chunks; default all); BENCH_APP_DIR (another build of the app to measure, e.g.
  * the commit before a change: a checkout with its dist and node_modules) and BENCH_APP_FLAGS (the
  * Node options the app starts with; default src/node-flags.ts). Output on stdout and in
  * bench/out/gateway-latest.md.
@@ -26,7 +30,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import WebSocket from 'ws';
 import { statusBytes } from './proc';
 import {
   appDir,
@@ -38,110 +41,11 @@ import {
 } from './runtimes';
 import { scratchDatabase } from './scratch-database';
 import { APP_SCRIPT, ServerProcess } from './servers';
-import { json, userWithGuild } from './api';
+import { Conn, fixtures, openMany, sleep, waitUntil } from './gateway-clients';
+import { MEMBERS_SEEDED, memberChunks, reactionLatency, seedMembers } from './gateway-bots';
 
 const SECRET_KEY = 'b'.repeat(64);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-interface Fixtures {
-  token: string;
-  hookUrl: string;
-}
-
-async function fixtures(base: string): Promise<Fixtures> {
-  const { token, guildId } = await userWithGuild(base, 'gw', 'gateway bench');
-  const auth = { authorization: token };
-  const [channel] = await json<Array<{ id: string }>>(`${base}/v1/guilds/${guildId}/channels`, {
-    headers: auth,
-  });
-  const hook = await json<{ id: string; token: string }>(
-    `${base}/v1/channels/${channel.id}/webhooks`,
-    { method: 'POST', headers: auth, body: JSON.stringify({ name: 'bench' }), expect: 201 },
-  );
-  return { token, hookUrl: `/v1/webhooks/${hook.id}/${hook.token}` };
-}
-
-/** One client connection; counts MESSAGE_CREATE frames without parsing unless `watch` is set. */
-class Conn {
-  messages = 0;
-  /** The last sequence number seen, acknowledged by heartbeats as clients do. */
-  seq: number | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
-  onText: ((text: string) => void) | null = null;
-
-  private constructor(readonly ws: WebSocket) {}
-
-  static open(url: string, token: string | null): Promise<Conn> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: false });
-      const conn = new Conn(ws);
-      let ready = false;
-      ws.on('error', reject);
-      ws.on('message', (data: Buffer, binary: boolean) => {
-        if (binary) {
-          // zlib-stream: the rows that use it only wait for READY's arrival.
-          if (!ready) {
-            ready = true;
-            if (token) ws.send(identify(token));
-            else resolve(conn);
-          } else if (token) resolve(conn);
-          return;
-        }
-        const text = data.toString();
-        if (!ready) {
-          ready = true;
-          const hello = JSON.parse(text) as { d: { heartbeat_interval: number } };
-          conn.heartbeat = setInterval(
-            () => ws.send(`{"op":1,"d":${conn.seq}}`),
-            hello.d.heartbeat_interval * 0.9,
-          );
-          conn.heartbeat.unref();
-          if (token) ws.send(identify(token));
-          else resolve(conn);
-          return;
-        }
-        const s = /^\{"op":0,"s":(\d+)/.exec(text);
-        if (s) conn.seq = Number(s[1]);
-        if (text.includes('"t":"GUILD_CREATE"')) {
-          // The first heartbeat soon after, acknowledging READY and GUILD_CREATE (discord.js
-          // sends it after a random share of the interval): the steady state of an idle client.
-          setTimeout(() => ws.send(`{"op":1,"d":${conn.seq}}`), 1_000).unref();
-          resolve(conn);
-        } else if (text.includes('"t":"MESSAGE_CREATE"')) {
-          conn.messages += 1;
-          conn.onText?.(text);
-        }
-      });
-    });
-  }
-
-  /** Leaves as a client does (1000: the session ends; a cut connection would stay resumable). */
-  close(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.ws.close(1000);
-    setTimeout(() => this.ws.terminate(), 2_000).unref();
-  }
-}
-
-function identify(token: string): string {
-  return JSON.stringify({
-    op: 2,
-    d: { token, properties: { os: 'linux', browser: 'bench', device: 'bench' } },
-  });
-}
-
-async function openMany(url: string, token: string | null, n: number): Promise<Conn[]> {
-  const out: Conn[] = [];
-  for (let i = 0; i < n; i += 250) {
-    out.push(
-      ...(await Promise.all(
-        Array.from({ length: Math.min(250, n - i) }, () => Conn.open(url, token)),
-      )),
-    );
-  }
-  return out;
-}
 
 const rss = (server: ServerProcess) => statusBytes(server.pid, 'VmRSS') ?? 0;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -166,15 +70,6 @@ async function perConnection(
   return (after - before) / n;
 }
 
-async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const until = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > until) return false;
-    await sleep(2);
-  }
-  return true;
-}
-
 const FRAME_PAD = 'x'.repeat(900); // with the message's other fields, ≈ 1 KB frames
 
 async function fanOut(
@@ -183,10 +78,11 @@ async function fanOut(
   url: string,
   token: string | null,
   send: () => Promise<void>,
+  counted: (c: Conn) => number = (c) => c.messages,
 ): Promise<number> {
   const conns = await openMany(url, token, n);
   await sleep(1_000);
-  const total = () => conns.reduce((s, c) => s + c.messages, 0);
+  const total = () => conns.reduce((s, c) => s + counted(c), 0);
   const t0 = performance.now();
   await send();
   const ok = await waitUntil(() => total() >= n * count, 60_000);
@@ -294,9 +190,9 @@ async function benchRuntime(
   try {
     const fx = await fixtures(parley.url);
     const counts = (process.env.BENCH_GATEWAY_CONNECTIONS ?? '5000,10000').split(',').map(Number);
-    const rowsWanted = (process.env.BENCH_GATEWAY_ROWS ?? 'idle,fanout,latency,rest,redis').split(
-      ',',
-    );
+    const rowsWanted = (
+      process.env.BENCH_GATEWAY_ROWS ?? 'idle,fanout,latency,rest,redis,typing,reaction,chunks'
+    ).split(',');
     const want = (row: string) => rowsWanted.includes(row);
 
     if (want('idle')) {
@@ -361,6 +257,50 @@ async function benchRuntime(
       const loss = 1 - idleWith / idleBefore;
       rows.push(
         `| ${rt.label} | GET /v1/users/@me req/s, no gateway connections → 1,000 idle ones | ${Math.round(idleBefore).toLocaleString('en')} → ${Math.round(idleWith).toLocaleString('en')} (${(loss * 100).toFixed(1)} % loss) | – | ≤ 5 % loss | ${loss <= 0.05 ? 'met' : 'missed'} |`,
+      );
+      say(rows[rows.length - 1]);
+    }
+
+    if (want('typing')) {
+      const n = 1_000;
+      const count = 50;
+      const typingUrl = `${parley.url}/v1/channels/${fx.channelId}/typing`;
+      const parleyFan = await fanOut(
+        n,
+        count,
+        ws(parley),
+        fx.token,
+        async () => {
+          for (let i = 0; i < count; i++) {
+            await fetch(typingUrl, { method: 'POST', headers: { authorization: fx.token } });
+          }
+        },
+        (c) => c.typing,
+      );
+      // The bare ceiling with frames of TYPING_START's size (its member object included).
+      const bareFan = await fanOut(n, count, ws(bare), null, async () => {
+        await fetch(`${bare.url}/broadcast?count=${count}&bytes=400`, { method: 'POST' });
+      });
+      const share = parleyFan / bareFan;
+      rows.push(
+        `| ${rt.label} | TYPING_START fan-out, ${count} typing posts to ${n.toLocaleString('en')} connections, deliveries/s | ${Math.round(parleyFan).toLocaleString('en')} (${(share * 100).toFixed(0)} % of bare) | ${Math.round(bareFan).toLocaleString('en')} | ≥ 50 % of bare | ${share >= 0.5 ? 'met' : 'missed'} |`,
+      );
+      say(rows[rows.length - 1]);
+    }
+
+    if (want('reaction')) {
+      const r = await reactionLatency(parley.url, fx, ws(parley), 1_000);
+      rows.push(
+        `| ${rt.label} | reaction add → MESSAGE_REACTION_ADD, 20 reactions/s, 1,000 clients: p50 / p99 (${r.received}/${r.sent} received) | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms | – | p99 ≤ 50 ms | ${r.p99 <= 50 ? 'met' : 'missed'} |`,
+      );
+      say(rows[rows.length - 1]);
+    }
+
+    if (want('chunks')) {
+      await seedMembers(dbUrl, fx.guildId, MEMBERS_SEEDED);
+      const ms = await memberChunks(ws(parley), fx.token, fx.guildId);
+      rows.push(
+        `| ${rt.label} | op 8 → every GUILD_MEMBERS_CHUNK of a ${(MEMBERS_SEEDED + 1).toLocaleString('en')}-member guild (median of 5) | ${ms.toFixed(0)} ms | – | ≤ 1 s | ${ms <= 1000 ? 'met' : 'missed'} |`,
       );
       say(rows[rows.length - 1]);
     }

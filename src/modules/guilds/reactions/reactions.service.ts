@@ -56,19 +56,26 @@ export class ReactionsService {
   async add(target: ReactionTarget, rawEmoji: string): Promise<void> {
     const emoji = requireUnicodeEmoji(rawEmoji);
     const access = await this.channelAccess(target, READ);
+    // The reactor as the event shows them, read before the message is locked (less time held).
+    const member = await this.members.findMember(
+      this.dataSource.manager,
+      access.guildId,
+      target.userId,
+    );
+    if (!member) throw new ApiError(ErrorCode.UnknownChannel);
     await this.dataSource.transaction(async (m) => {
       // Locked: concurrent reactions count the message's distinct emoji one after the other.
-      const message = await this.messages.findInChannel(
-        m,
-        target.channelId,
-        target.messageId,
-        true,
+      const [message] = await m.query<Array<{ author: string | null }>>(
+        `SELECT COALESCE(author_id, webhook_id)::text AS author FROM messages
+          WHERE id = $1 AND channel_id = $2 FOR UPDATE`,
+        [target.messageId, target.channelId],
       );
+      if (!message) throw new ApiError(ErrorCode.UnknownMessage);
       const [state] = await m.query<Array<{ kinds: number; present: boolean; mine: boolean }>>(
         `SELECT count(DISTINCT emoji)::int AS kinds, COALESCE(bool_or(emoji = $2), false) AS present,
                 COALESCE(bool_or(emoji = $2 AND user_id = $3), false) AS mine
            FROM message_reactions WHERE message_id = $1`,
-        [message.id, emoji, target.userId],
+        [target.messageId, emoji, target.userId],
       );
       if (state.mine) return;
       if (!state.present) {
@@ -79,13 +86,9 @@ export class ReactionsService {
       }
       await m
         .getRepository(MessageReactionEntity)
-        .insert({ messageId: message.id, emoji, userId: target.userId });
-      const member = await this.members.findMember(m, access.guildId, target.userId);
-      if (!member) throw new ApiError(ErrorCode.UnknownChannel);
+        .insert({ messageId: target.messageId, emoji, userId: target.userId });
       const place = this.placeOf(access, target);
-      await this.events.publish(m, [
-        reactionAdded(place, emoji, member, message.authorId ?? message.webhookId),
-      ]);
+      await this.events.publish(m, [reactionAdded(place, emoji, member, message.author)]);
     });
   }
 
