@@ -9,7 +9,7 @@ import {
   type TextChannel,
 } from 'discord.js';
 import type { ParleyApp } from '../../src/app.setup';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, http, RELAXED_LIMITS } from '../helpers/app';
 import { loginDiscordJs, waitFor } from '../helpers/discordjs';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient } from '../helpers/gateway-client';
@@ -102,10 +102,12 @@ describe('bots: discord.js guild operations across two instances', () => {
 
   it('message.member.permissions.has() and message.reply() on a command', async () => {
     const answers = new Map<string, boolean>();
+    const roles = new Map<string, string[]>();
     const handler = async (message: Message) => {
       if (message.content !== '!mod' || !message.member) return;
       const allowed = message.member.permissions.has(PermissionFlagsBits.ManageMessages);
       answers.set(message.author.id, allowed);
+      roles.set(message.author.id, [...message.member.roles.cache.keys()]);
       await message.reply(allowed ? 'allowed' : 'denied');
     };
     client.on(Events.MessageCreate, handler);
@@ -125,9 +127,29 @@ describe('bots: discord.js guild operations across two instances', () => {
         [owner.userId]: true,
         [member.userId]: false,
       });
+      // message.member.roles: @everyone (the guild's id) for both.
+      expect(Object.fromEntries(roles)).toEqual({
+        [owner.userId]: [g.guildId],
+        [member.userId]: [g.guildId],
+      });
     } finally {
       client.off(Events.MessageCreate, handler);
     }
+  });
+
+  it('edits and deletes its message; a validation error is a DiscordAPIError with Discord’s code', async () => {
+    const sent = await channel.send('to edit');
+    const edited = await sent.edit('edited by discord.js');
+    expect(edited.content).toBe('edited by discord.js');
+    await sent.delete();
+    await expect(channel.messages.fetch({ message: sent.id, force: true })).rejects.toMatchObject({
+      status: 404,
+      code: 10008,
+    });
+    await expect(channel.send('x'.repeat(2001))).rejects.toMatchObject({
+      status: 400,
+      code: 50035,
+    });
   });
 
   it('sendTyping() reaches a session on the other instance as TYPING_START', async () => {
@@ -182,4 +204,47 @@ describe('bots: discord.js guild operations across two instances', () => {
     await channel.guild.members.unban(member.userId);
     expect((await channel.guild.bans.fetch()).size).toBe(0);
   });
+});
+
+describe('bots: discord.js waits out a 429', () => {
+  let setup: ParleyApp;
+  let limited: ParleyApp;
+  let client: Client | undefined;
+
+  afterAll(async () => {
+    await client?.destroy();
+    await limited?.close();
+    await setup?.close();
+  });
+
+  it('sends a burst beyond the global limit: every 429 waited out, every message stored', async () => {
+    // Set up with the usual limits; the bot talks to an instance whose global limit is 4 per 2 s.
+    setup = await createTestApp();
+    const owner = await registerUser(setup);
+    const g = await createGuild(setup, owner.token);
+    const application = await createApplication(setup, owner);
+    await installBot(setup, owner, application, g.guildId);
+    const port = await serverPort();
+    limited = await createTestApp({
+      env: {
+        GATEWAY_URL: `ws://127.0.0.1:${port}/gateway`,
+        RATE_LIMIT_OVERRIDES: `${RELAXED_LIMITS},global=4/2s`,
+      },
+    });
+    await limited.listen(port, '127.0.0.1');
+    client = await loginDiscordJs(port, application.botToken, [GatewayIntentBits.Guilds]);
+    const limitedEvents: unknown[] = [];
+    client.rest.on('rateLimited', (info) => limitedEvents.push(info));
+    const channel = client.channels.cache.get(g.channelId) as TextChannel;
+    const sent = await Promise.all(Array.from({ length: 6 }, (_, i) => channel.send(`burst ${i}`)));
+    expect(sent).toHaveLength(6);
+    expect(limitedEvents.length).toBeGreaterThanOrEqual(1);
+    const stored = await http(setup)
+      .get(`/v1/channels/${g.channelId}/messages?limit=10`)
+      .set('Authorization', owner.token)
+      .expect(200);
+    expect((stored.body as Array<{ content: string }>).map((m) => m.content).sort()).toEqual(
+      Array.from({ length: 6 }, (_, i) => `burst ${i}`),
+    );
+  }, 60_000);
 });
