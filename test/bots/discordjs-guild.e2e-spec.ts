@@ -103,13 +103,14 @@ describe('bots: discord.js guild operations across two instances', () => {
   it('message.member.permissions.has() and message.reply() on a command', async () => {
     const answers = new Map<string, boolean>();
     const roles = new Map<string, string[]>();
-    const handler = async (message: Message) => {
+    const answer = async (message: Message) => {
       if (message.content !== '!mod' || !message.member) return;
       const allowed = message.member.permissions.has(PermissionFlagsBits.ManageMessages);
       answers.set(message.author.id, allowed);
       roles.set(message.author.id, [...message.member.roles.cache.keys()]);
       await message.reply(allowed ? 'allowed' : 'denied');
     };
+    const handler = (message: Message) => void answer(message);
     client.on(Events.MessageCreate, handler);
     try {
       for (const who of [owner, member]) {

@@ -84,7 +84,10 @@ const DISCORD_CODES: Partial<Record<ErrorCode, [number, string]>> = {
   [ErrorCode.CannotEditOthersMessage]: [50005, 'Cannot edit a message authored by another user'],
   [ErrorCode.EmptyMessage]: [50006, 'Cannot send an empty message'],
   [ErrorCode.MaxPinsReached]: [30003, 'Maximum number of pins reached (50)'],
-  [ErrorCode.BulkDeleteTooOld]: [50034, 'You can only bulk delete messages that are under 14 days old'],
+  [ErrorCode.BulkDeleteTooOld]: [
+    50034,
+    'You can only bulk delete messages that are under 14 days old',
+  ],
   [ErrorCode.MissingPermissions]: [50013, 'Missing Permissions'],
   [ErrorCode.InvalidRole]: [50028, 'Invalid Role'],
   [ErrorCode.InvalidToken]: [0, '401: Unauthorized'],

@@ -47,7 +47,7 @@ export class MemoryPresenceStore extends PresenceStore {
 
   set(userId: string, sessionId: string, presence: Presence): Promise<void> {
     let sessions = this.users.get(userId);
-    if (!sessions) this.users.set(userId, (sessions = new Map()));
+    if (!sessions) this.users.set(userId, (sessions = new Map<string, Held>()));
     sessions.set(sessionId, { ...presence, at: Date.now() });
     return Promise.resolve();
   }
