@@ -13,21 +13,10 @@ import { createTestApp, http, RELAXED_LIMITS } from '../helpers/app';
 import { loginDiscordJs, waitFor } from '../helpers/discordjs';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient } from '../helpers/gateway-client';
-import { addMember, createGuild, type TestGuild } from '../helpers/guild-factories';
-import {
-  createApplication,
-  installBot,
-  MEMBERS_INTENT_FLAG,
-  MESSAGE_CONTENT_INTENT_FLAG,
-  setApplicationFlags,
-  type TestApplication,
-} from '../helpers/oauth2-factories';
+import { botGuildOnTwoInstances, type BotGuild } from '../helpers/bot-guild';
+import { createGuild, type TestGuild } from '../helpers/guild-factories';
+import { createApplication, installBot, type TestApplication } from '../helpers/oauth2-factories';
 import { serverPort } from '../helpers/ports';
-
-/** View, send, history, reactions, manage messages, manage roles, ban members. */
-const BOT_PERMISSIONS = String(
-  (1n << 10n) | (1n << 11n) | (1n << 16n) | (1n << 6n) | (1n << 13n) | (1n << 28n) | (1n << 2n),
-);
 
 /**
  * discord.js 14, unmodified (only `rest.api` set), doing what guild bots do every day with its
@@ -35,8 +24,8 @@ const BOT_PERMISSIONS = String(
  * Redis: GET /gateway/bot on the first names the second).
  */
 describe('bots: discord.js guild operations across two instances', () => {
+  let setup: BotGuild;
   let rest: ParleyApp;
-  let gateway: ParleyApp;
   let owner: TestUser;
   let member: TestUser;
   let g: TestGuild;
@@ -46,25 +35,9 @@ describe('bots: discord.js guild operations across two instances', () => {
   let watcher: GatewayClient;
 
   beforeAll(async () => {
-    const [restPort, gatewayPort] = [await serverPort(), await serverPort()];
-    const gatewayUrl = `ws://127.0.0.1:${gatewayPort}/gateway`;
-    const shared = { REDIS_URL: process.env.TEST_REDIS_URL!, GATEWAY_URL: gatewayUrl };
-    rest = await createTestApp({ env: shared });
-    gateway = await createTestApp({ env: shared });
-    await rest.listen(restPort, '127.0.0.1');
-    await gateway.listen(gatewayPort, '127.0.0.1');
-    [owner, member] = await Promise.all([registerUser(rest), registerUser(rest)]);
-    g = await createGuild(rest, owner.token);
-    await addMember(rest, g.guildId, member.userId);
-    application = await createApplication(rest, owner);
-    await setApplicationFlags(
-      rest,
-      owner,
-      application,
-      MESSAGE_CONTENT_INTENT_FLAG | MEMBERS_INTENT_FLAG,
-    );
-    await installBot(rest, owner, application, g.guildId, BOT_PERMISSIONS);
-    client = await loginDiscordJs(restPort, application.botToken, [
+    setup = await botGuildOnTwoInstances();
+    ({ rest, owner, member, g, application } = setup);
+    client = await loginDiscordJs(setup.restPort, application.botToken, [
       GatewayIntentBits.Guilds,
       GatewayIntentBits.GuildMembers,
       GatewayIntentBits.GuildModeration,
@@ -74,14 +47,13 @@ describe('bots: discord.js guild operations across two instances', () => {
     ]);
     channel = client.channels.cache.get(g.channelId) as TextChannel;
     // The owner watches from the REST instance's gateway (events cross instances both ways).
-    watcher = await GatewayClient.ready(`ws://127.0.0.1:${restPort}/gateway`, owner.token);
+    watcher = await GatewayClient.ready(`ws://127.0.0.1:${setup.restPort}/gateway`, owner.token);
   }, 60_000);
 
   afterAll(async () => {
     await client?.destroy();
     watcher?.ws.terminate();
-    await gateway?.close();
-    await rest?.close();
+    await setup?.close();
   });
 
   const postAs = async (who: TestUser, content: string): Promise<string> => {

@@ -1,22 +1,7 @@
-import type { ParleyApp } from '../../src/app.setup';
-import { createTestApp } from '../helpers/app';
+import { botGuildOnTwoInstances, type BotGuild } from '../helpers/bot-guild';
 import { runDiscordPy, reportOf, type BotReport } from '../helpers/discordpy';
-import { registerUser, type TestUser } from '../helpers/factories';
-import { addMember, createGuild, type TestGuild } from '../helpers/guild-factories';
-import {
-  createApplication,
-  installBot,
-  MEMBERS_INTENT_FLAG,
-  MESSAGE_CONTENT_INTENT_FLAG,
-  setApplicationFlags,
-  type TestApplication,
-} from '../helpers/oauth2-factories';
-import { serverPort } from '../helpers/ports';
-
-/** What the bot is installed with: view, send, history, reactions, messages, roles, bans. */
-const BOT_PERMISSIONS = String(
-  (1n << 10n) | (1n << 11n) | (1n << 16n) | (1n << 6n) | (1n << 13n) | (1n << 28n) | (1n << 2n),
-);
+import type { TestUser } from '../helpers/factories';
+import type { TestGuild } from '../helpers/guild-factories';
 
 /**
  * An unmodified discord.py `commands.Bot` (test/bots/discordpy_guild_bot.py) doing what guild
@@ -26,36 +11,19 @@ const BOT_PERMISSIONS = String(
  * and bans.
  */
 describe('bots: discord.py guild operations across two instances', () => {
-  let rest: ParleyApp;
-  let gateway: ParleyApp;
+  let setup: BotGuild;
   let owner: TestUser;
   let member: TestUser;
   let g: TestGuild;
-  let application: TestApplication;
   let run: { reports: BotReport[]; code: number | null; stderr: string };
 
   beforeAll(async () => {
-    const [restPort, gatewayPort] = [await serverPort(), await serverPort()];
-    const shared = { REDIS_URL: process.env.TEST_REDIS_URL! };
-    rest = await createTestApp({ env: shared });
-    gateway = await createTestApp({ env: shared });
-    await rest.listen(restPort, '127.0.0.1');
-    await gateway.listen(gatewayPort, '127.0.0.1');
-    [owner, member] = await Promise.all([registerUser(rest), registerUser(rest)]);
-    g = await createGuild(rest, owner.token);
-    await addMember(rest, g.guildId, member.userId);
-    application = await createApplication(rest, owner);
-    await setApplicationFlags(
-      rest,
-      owner,
-      application,
-      MESSAGE_CONTENT_INTENT_FLAG | MEMBERS_INTENT_FLAG,
-    );
-    await installBot(rest, owner, application, g.guildId, BOT_PERMISSIONS);
+    setup = await botGuildOnTwoInstances();
+    ({ owner, member, g } = setup);
     run = await runDiscordPy('discordpy_guild_bot.py', {
-      PARLEY_API: `http://127.0.0.1:${restPort}/api/v10`,
-      PARLEY_GATEWAY: `ws://127.0.0.1:${gatewayPort}/gateway`,
-      BOT_TOKEN: application.botToken,
+      PARLEY_API: `http://127.0.0.1:${setup.restPort}/api/v10`,
+      PARLEY_GATEWAY: `ws://127.0.0.1:${setup.gatewayPort}/gateway`,
+      BOT_TOKEN: setup.application.botToken,
       CHANNEL_ID: g.channelId,
       OWNER_TOKEN: owner.token,
       MEMBER_TOKEN: member.token,
@@ -64,8 +32,7 @@ describe('bots: discord.py guild operations across two instances', () => {
   }, 150_000);
 
   afterAll(async () => {
-    await gateway?.close();
-    await rest?.close();
+    await setup?.close();
   });
 
   it('runs every step without an error and exits cleanly', () => {

@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+} from '@nestjs/common';
 import {
   ApiBody,
   ApiNoContentResponse,
@@ -25,6 +36,22 @@ const MessageId = () => Param('message_id', new ParseSnowflakePipe(ErrorCode.Unk
 const PIN_RULES =
   'Needs MANAGE_MESSAGES; a channel holds at most 50 pins. Connected clients receive ' +
   'MESSAGE_UPDATE and CHANNEL_PINS_UPDATE.';
+
+/**
+ * What a pin or unpin route is, on either of Discord's route sets: the rule and the answers
+ * (`@HttpCode(204)` stays on the method, where the Swagger plugin reads it).
+ */
+function PinRoute(what: 'pin' | 'unpin', operationId: string, summary: string): MethodDecorator {
+  const errors = [ErrorCode.UnknownChannel, ErrorCode.UnknownMessage, ErrorCode.MissingPermissions];
+  return applyDecorators(
+    Auth({ kind: ['user', 'bot'] }),
+    ApiOperation({ operationId, summary, description: PIN_RULES }),
+    ApiNoContentResponse({
+      description: what === 'pin' ? 'Pinned (or already pinned).' : 'Unpinned (or was not pinned).',
+    }),
+    ApiErrors(...(what === 'pin' ? [...errors, ErrorCode.MaxPinsReached] : errors)),
+  );
+}
 
 /**
  * Discord's pins — on both of its route sets: the older `/channels/{id}/pins` (discord.py 2.2)
@@ -71,15 +98,7 @@ export class MessageModerationController {
 
   @Put(':channel_id/messages/pins/:message_id')
   @HttpCode(204)
-  @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({ operationId: 'pin_message', summary: 'Pin a message', description: PIN_RULES })
-  @ApiNoContentResponse({ description: 'Pinned (or already pinned).' })
-  @ApiErrors(
-    ErrorCode.UnknownChannel,
-    ErrorCode.UnknownMessage,
-    ErrorCode.MissingPermissions,
-    ErrorCode.MaxPinsReached,
-  )
+  @PinRoute('pin', 'pin_message', 'Pin a message')
   async pin(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
@@ -90,14 +109,7 @@ export class MessageModerationController {
 
   @Delete(':channel_id/messages/pins/:message_id')
   @HttpCode(204)
-  @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({
-    operationId: 'unpin_message',
-    summary: 'Unpin a message',
-    description: PIN_RULES,
-  })
-  @ApiNoContentResponse({ description: 'Unpinned (or was not pinned).' })
-  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.UnknownMessage, ErrorCode.MissingPermissions)
+  @PinRoute('unpin', 'unpin_message', 'Unpin a message')
   async unpin(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
@@ -125,19 +137,7 @@ export class MessageModerationController {
 
   @Put(':channel_id/pins/:message_id')
   @HttpCode(204)
-  @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({
-    operationId: 'pin_message_legacy',
-    summary: 'Pin a message (Discord’s older route)',
-    description: PIN_RULES,
-  })
-  @ApiNoContentResponse({ description: 'Pinned (or already pinned).' })
-  @ApiErrors(
-    ErrorCode.UnknownChannel,
-    ErrorCode.UnknownMessage,
-    ErrorCode.MissingPermissions,
-    ErrorCode.MaxPinsReached,
-  )
+  @PinRoute('pin', 'pin_message_legacy', 'Pin a message (Discord’s older route)')
   async pinLegacy(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
@@ -148,14 +148,7 @@ export class MessageModerationController {
 
   @Delete(':channel_id/pins/:message_id')
   @HttpCode(204)
-  @Auth({ kind: ['user', 'bot'] })
-  @ApiOperation({
-    operationId: 'unpin_message_legacy',
-    summary: 'Unpin a message (Discord’s older route)',
-    description: PIN_RULES,
-  })
-  @ApiNoContentResponse({ description: 'Unpinned (or was not pinned).' })
-  @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.UnknownMessage, ErrorCode.MissingPermissions)
+  @PinRoute('unpin', 'unpin_message_legacy', 'Unpin a message (Discord’s older route)')
   async unpinLegacy(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
