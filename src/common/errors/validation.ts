@@ -27,6 +27,7 @@ export const CONSTRAINT_CODES: Record<string, FieldErrorCode> = {
   isIn: FieldErrorCode.BaseTypeChoices,
   isEnum: FieldErrorCode.BaseTypeChoices,
   matches: FieldErrorCode.BaseTypeFormat,
+  isDateString: FieldErrorCode.BaseTypeFormat,
   equals: FieldErrorCode.BaseTypeChoices,
   isSnowflake: FieldErrorCode.InvalidIsSnowflake,
   isVisibleText: FieldErrorCode.NameInvisible,
