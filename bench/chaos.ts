@@ -259,6 +259,8 @@ class GatewayClient {
           this.trace.push(`${conn} ${f.s} RESUMED`);
           if (f.s !== this.lastSeq) this.misnumberedResumes += 1;
           ready();
+        } else if (f.op === 0 && f.s === null) {
+          // Ephemeral (presences, typing): outside the sequence, as clients treat it.
         } else if (f.op === 0) {
           this.seqs.push(f.s!);
           this.trace.push(`${conn} ${f.s} ${f.t} ${(f.d as { id?: string } | null)?.id ?? ''}`);
