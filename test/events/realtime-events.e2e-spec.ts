@@ -33,7 +33,12 @@ function listen(app: ParleyApp, guildId: string) {
 const ids = (events: LoggedEvent[]) => events.map((e) => (JSON.parse(e.data) as { id: string }).id);
 const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
+/**
+ * Waits for a delivery. Generous: the relay may be another test process's (one leader per
+ * database), whose events reach this instance through PostgreSQL's NOTIFY and a read — seconds
+ * on a loaded 2-core machine running two test workers and other instances.
+ */
+async function until(check: () => boolean, ms = 20_000): Promise<void> {
   const start = Date.now();
   while (!check() && Date.now() - start < ms) await settle(10);
 }
