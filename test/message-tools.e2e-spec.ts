@@ -86,6 +86,33 @@ describe('channel message tools: pins, bulk delete, typing', () => {
     }
   });
 
+  it('answers 404 for an unknown channel on every route: the envelope on /v1, 10003 on Discord’s paths', async () => {
+    for (const base of ['/v1', '/api/v10']) {
+      const c = `${base}/channels/${UNKNOWN}`;
+      const calls = [
+        http(app).get(`${c}/pins`).set('Authorization', owner.token),
+        http(app).put(`${c}/pins/${UNKNOWN}`).set('Authorization', owner.token),
+        http(app).delete(`${c}/pins/${UNKNOWN}`).set('Authorization', owner.token),
+        http(app).get(`${c}/messages/pins`).set('Authorization', owner.token),
+        http(app).put(`${c}/messages/pins/${UNKNOWN}`).set('Authorization', owner.token),
+        http(app).delete(`${c}/messages/pins/${UNKNOWN}`).set('Authorization', owner.token),
+        http(app)
+          .post(`${c}/messages/bulk-delete`)
+          .set('Authorization', owner.token)
+          .send({ messages: [UNKNOWN, UNKNOWN] }),
+        http(app).post(`${c}/typing`).set('Authorization', owner.token),
+      ];
+      for (const res of await Promise.all(calls)) {
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual(
+          base === '/v1'
+            ? { code: 'UNKNOWN_CHANNEL', message: expect.any(String) }
+            : { code: 10003, message: 'Unknown Channel' },
+        );
+      }
+    }
+  });
+
   it('pins on both route sets: MESSAGE_UPDATE and CHANNEL_PINS_UPDATE; lists newest pin first', async () => {
     const first = await post(member, 'first');
     const second = await post(member, 'second');
