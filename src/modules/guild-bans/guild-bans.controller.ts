@@ -19,8 +19,7 @@ import { ListBansQueryDto } from './dto/list-bans.dto';
 import { GuildBanResponse } from './guild-ban.response';
 import { CREATE_BAN_EXAMPLES } from './guild-bans.examples';
 import { ModerationService } from './moderation.service';
-
-const GuildId = () => Param('guild_id', new ParseSnowflakePipe(ErrorCode.UnknownGuild));
+import { GuildId } from '../../common/snowflake/id-params';
 
 /** Discord's guild bans: BAN_MEMBERS for every route; GUILD_BAN_ADD/REMOVE (GUILD_MODERATION). */
 @ApiTags('Guilds')

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -12,7 +12,6 @@ import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
-import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { ChannelsService } from './channels.service';
 import { CreateMessageDto } from './dto/create-message.dto';
 import { EditMessageDto } from './dto/edit-message.dto';
@@ -26,9 +25,7 @@ import {
   EDIT_MESSAGE_EXAMPLES,
   UPDATE_CHANNEL_EXAMPLES,
 } from './guilds.examples';
-
-const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
-const MessageId = () => Param('message_id', new ParseSnowflakePipe(ErrorCode.UnknownMessage));
+import { ChannelId, MessageId } from '../../common/snowflake/id-params';
 
 @ApiTags('Channels')
 @Controller('channels')

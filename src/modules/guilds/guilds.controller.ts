@@ -38,8 +38,7 @@ import {
   CREATE_GUILD_EXAMPLES,
   UPDATE_GUILD_EXAMPLES,
 } from './guilds.examples';
-
-const GuildId = () => Param('guild_id', new ParseSnowflakePipe(ErrorCode.UnknownGuild));
+import { GuildId } from '../../common/snowflake/id-params';
 
 @ApiTags('Guilds')
 @Controller('guilds')

@@ -5,7 +5,6 @@ import {
   Delete,
   Get,
   HttpCode,
-  Param,
   Post,
   Put,
   Query,
@@ -21,7 +20,6 @@ import { Auth, CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
-import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
 import { BulkDeleteMessagesDto } from './dto/bulk-delete-messages.dto';
 import { ListPinsQueryDto } from './dto/list-pins.dto';
@@ -29,9 +27,7 @@ import { MessagePinsResponse, MessageResponse } from './guild.response';
 import { BULK_DELETE_EXAMPLES } from './guilds.examples';
 import { readableBy } from './message-content';
 import { MAX_PINS, MessageModerationService } from './message-moderation.service';
-
-const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
-const MessageId = () => Param('message_id', new ParseSnowflakePipe(ErrorCode.UnknownMessage));
+import { ChannelId, MessageId } from '../../common/snowflake/id-params';
 
 const PIN_RULES =
   'Needs MANAGE_MESSAGES; a channel holds at most 50 pins. Connected clients receive ' +

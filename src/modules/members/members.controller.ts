@@ -24,10 +24,9 @@ import { ListMembersQueryDto } from './dto/list-members.dto';
 import { UpdateCurrentMemberDto, UpdateMemberDto } from './dto/update-member.dto';
 import { MemberEditsService } from './member-edits.service';
 import { UPDATE_CURRENT_MEMBER_EXAMPLES, UPDATE_MEMBER_EXAMPLES } from './members.examples';
+import { GuildId, RoleId } from '../../common/snowflake/id-params';
 
-const GuildId = () => Param('guild_id', new ParseSnowflakePipe(ErrorCode.UnknownGuild));
 const UserId = () => Param('user_id', new ParseSnowflakePipe(ErrorCode.UnknownMember));
-const RoleId = () => Param('role_id', new ParseSnowflakePipe(ErrorCode.UnknownRole));
 
 const ROLE_ERRORS = [
   ErrorCode.UnknownGuild,

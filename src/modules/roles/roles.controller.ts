@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import {
   ApiBody,
   ApiNoContentResponse,
@@ -11,7 +11,6 @@ import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
-import { ParseSnowflakePipe } from '../../common/snowflake/parse-snowflake.pipe';
 import { RoleResponse } from '../guilds/role.response';
 import { CreateRoleDto } from './dto/create-role.dto';
 import { RolePositionDto, RolePositionsPipe } from './dto/role-positions.dto';
@@ -22,9 +21,7 @@ import {
   UPDATE_ROLE_EXAMPLES,
 } from './roles.examples';
 import { RolesService } from './roles.service';
-
-const GuildId = () => Param('guild_id', new ParseSnowflakePipe(ErrorCode.UnknownGuild));
-const RoleId = () => Param('role_id', new ParseSnowflakePipe(ErrorCode.UnknownRole));
+import { GuildId, RoleId } from '../../common/snowflake/id-params';
 
 /** The hierarchy and grant failures every write answers (403), besides not being a member (404). */
 const WRITE_ERRORS = [ErrorCode.UnknownGuild, ErrorCode.MissingPermissions] as const;

@@ -25,9 +25,7 @@ import {
   UPDATE_WEBHOOK_EXAMPLES,
   UPDATE_WEBHOOK_TOKEN_EXAMPLES,
 } from './webhooks.examples';
-
-const WebhookId = () => Param('webhook_id', new ParseSnowflakePipe(ErrorCode.UnknownWebhook));
-const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
+import { ChannelId, WebhookId } from '../../common/snowflake/id-params';
 
 /** Webhook management: MANAGE_WEBHOOKS in the webhook's guild, or the webhook's token. */
 @ApiTags('Webhooks')

@@ -8,9 +8,8 @@ import { ParseSnowflakePipe } from '../../../common/snowflake/parse-snowflake.pi
 import { UserPartialResponse } from '../../users/user.response';
 import { ListReactionsQueryDto } from './dto/list-reactions.dto';
 import { ReactionsService, type ReactionTarget } from './reactions.service';
+import { ChannelId, MessageId } from '../../../common/snowflake/id-params';
 
-const ChannelId = () => Param('channel_id', new ParseSnowflakePipe(ErrorCode.UnknownChannel));
-const MessageId = () => Param('message_id', new ParseSnowflakePipe(ErrorCode.UnknownMessage));
 /** The emoji as the router decoded it (clients send it percent-encoded: `%F0%9F%91%8D`). */
 const Emoji = () => Param('emoji');
 
