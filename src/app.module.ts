@@ -28,6 +28,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { UsersModule } from './modules/users/users.module';
 import { GuildsModule } from './modules/guilds/guilds.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { InteractionsModule } from './modules/interactions/interactions.module';
 import { OAuth2Module } from './modules/oauth2/oauth2.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { BanChecksModule } from './modules/bans/ban-checks.module';
@@ -51,6 +52,7 @@ const DOMAIN_MODULES = [
   WebAuthnModule,
   SsoModule,
   GuildsModule,
+  InteractionsModule,
   WebhooksModule,
   OAuth2Module,
   AdminModule,

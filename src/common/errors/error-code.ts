@@ -55,6 +55,8 @@ export enum ErrorCode {
   UnknownArchive = 'UNKNOWN_ARCHIVE',
   UnknownSession = 'UNKNOWN_SESSION',
   UnknownEmoji = 'UNKNOWN_EMOJI',
+  UnknownInteraction = 'UNKNOWN_INTERACTION',
+  InteractionAlreadyAcknowledged = 'INTERACTION_ALREADY_ACKNOWLEDGED',
   AdminApiKeyNotFound = 'ADMIN_API_KEY_NOT_FOUND',
   InvalidHandoffCode = 'INVALID_HANDOFF_CODE',
   HandoffCodeExpired = 'HANDOFF_CODE_EXPIRED',
@@ -193,6 +195,14 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.UnknownSession]: { status: 404, message: 'Unknown session.' },
   // 400 as on Discord: the emoji is a malformed part of the request, not a missing resource.
   [ErrorCode.UnknownEmoji]: { status: 400, message: 'Unknown emoji.' },
+  [ErrorCode.UnknownInteraction]: {
+    status: 404,
+    message: 'Unknown interaction: the token is wrong, or its time to answer has passed.',
+  },
+  [ErrorCode.InteractionAlreadyAcknowledged]: {
+    status: 400,
+    message: 'Interaction has already been acknowledged.',
+  },
   [ErrorCode.AdminApiKeyNotFound]: { status: 404, message: 'Admin API key not found.' },
   [ErrorCode.InvalidHandoffCode]: { status: 400, message: 'Invalid handoff code.' },
   [ErrorCode.HandoffCodeExpired]: { status: 400, message: 'Handoff code expired.' },

@@ -74,6 +74,11 @@ const DISCORD_CODES: Partial<Record<ErrorCode, [number, string]>> = {
   [ErrorCode.UnknownWebhook]: [10015, 'Unknown Webhook'],
   [ErrorCode.UnknownSession]: [10020, 'Unknown Session'],
   [ErrorCode.UnknownBan]: [10026, 'Unknown Ban'],
+  [ErrorCode.UnknownInteraction]: [10062, 'Unknown interaction'],
+  [ErrorCode.InteractionAlreadyAcknowledged]: [
+    40060,
+    'Interaction has already been acknowledged.',
+  ],
   [ErrorCode.MaxWebhooksPerChannel]: [30007, 'Maximum number of webhooks reached (15)'],
   [ErrorCode.MaxReactions]: [30010, 'Maximum number of reactions reached (20)'],
   [ErrorCode.MaxGuildRoles]: [30005, 'Maximum number of guild roles reached (250)'],

@@ -3,6 +3,20 @@ import { GatewayDispatchEvents } from 'discord-api-types/v10';
 export { GatewayDispatchEvents as EventName };
 
 /**
+ * Dispatches of Discord's user gateway that bots never receive: what became of an interaction
+ * the user invoked (and the modal or autocomplete choices its application answered with).
+ */
+export enum UserDispatchEvents {
+  InteractionSuccess = 'INTERACTION_SUCCESS',
+  InteractionFailure = 'INTERACTION_FAILURE',
+  InteractionModalCreate = 'INTERACTION_MODAL_CREATE',
+  ApplicationCommandAutocompleteResponse = 'APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE',
+}
+
+/** Any dispatch's name. */
+export type DispatchName = GatewayDispatchEvents | UserDispatchEvents;
+
+/**
  * A change that clients may see in real time (a gateway dispatch: `t` is the event's name, `d`
  * its payload in Discord's shape). Written by the aggregate that made the change, in the
  * transaction that made it (RealtimeEvents.publish); delivered after that transaction commits.
@@ -15,7 +29,7 @@ export { GatewayDispatchEvents as EventName };
  * member's own GUILD_MEMBER_ADD/REMOVE into GUILD_CREATE/GUILD_DELETE for them).
  */
 export interface RealtimeEvent {
-  t: GatewayDispatchEvents;
+  t: DispatchName;
   d: object;
   guildId?: string;
   channelId?: string;
@@ -37,7 +51,7 @@ export interface LoggedEvent {
   position: number;
   /** The event's stable id (the outbox row's). */
   id: string;
-  t: GatewayDispatchEvents;
+  t: DispatchName;
   guildId: string | null;
   channelId: string | null;
   userId: string | null;

@@ -118,6 +118,7 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
    * user's own presence is not sent back to them.
    */
   private routeEphemeral(event: LoggedEvent): void {
+    if (event.t === E.InteractionCreate) return this.routeInteraction(event);
     const sessions = event.guildId
       ? this.byGuild.get(event.guildId)
       : this.byUser.get(event.userId ?? '');
@@ -127,6 +128,18 @@ export class GatewayDispatcher implements OnApplicationBootstrap, OnModuleDestro
       if (this.accepts(session, event)) {
         session.dispatchEphemeral(event.t, payloadFor(session, event));
       }
+    }
+  }
+
+  /**
+   * An interaction for an application's bot: to its sessions on the shard of the interaction's
+   * guild, whatever their intents (Discord's rule).
+   */
+  private routeInteraction(event: LoggedEvent): void {
+    for (const session of this.byUser.get(event.userId ?? '') ?? EMPTY) {
+      const [shardId, shardCount] = session.shard;
+      if (event.guildId && shardOf(event.guildId, shardCount) !== shardId) continue;
+      session.dispatchEphemeral(event.t, event.data);
     }
   }
 

@@ -10,7 +10,7 @@ import type {
   MemberResponse,
   MessageResponse,
 } from './guild.response';
-import type { MessageEntity } from './message.entity';
+import type { InteractionMetadata, MessageEntity } from './message.entity';
 
 export function toGuildResponse(g: GuildEntity): GuildResponse {
   return {
@@ -103,13 +103,19 @@ export interface MessageParts {
   pinnedAt?: Date | null;
   createdAt: Date;
   editedAt: Date | null;
+  /** Absent for a fresh webhook post: 0. */
+  type?: number;
+  flags?: number;
+  /** An interaction's message: the application (also shown as `webhook_id`) and the metadata. */
+  applicationId?: string | null;
+  interactionMetadata?: InteractionMetadata | null;
 }
 
 export function toMessageFromParts(m: MessageParts): MessageResponse {
   const out: MessageResponse = {
     id: m.id,
     channel_id: m.channelId,
-    type: 0,
+    type: m.type ?? 0,
     content: m.content,
     embeds: m.embeds,
     author: m.author,
@@ -123,10 +129,33 @@ export function toMessageFromParts(m: MessageParts): MessageResponse {
     attachments: [],
     components: [],
     pinned: m.pinnedAt != null,
-    flags: 0,
+    flags: m.flags ?? 0,
   };
   if (m.webhookId) out.webhook_id = m.webhookId;
+  if (m.applicationId) asInteractionMessage(out, m.applicationId, m.interactionMetadata ?? null);
   return out;
+}
+
+/**
+ * An interaction's message as Discord shows it: `application_id`, the application's id as
+ * `webhook_id` (follow-ups and edits go through its interaction webhook), `interaction_metadata`
+ * and the older `interaction` object (discord.py 2.2 finds a view's message by its `id`).
+ */
+function asInteractionMessage(
+  out: MessageResponse,
+  applicationId: string,
+  metadata: InteractionMetadata | null,
+): void {
+  out.application_id = applicationId;
+  if (!metadata) return;
+  out.webhook_id = applicationId;
+  out.interaction_metadata = metadata;
+  out.interaction = {
+    id: metadata.id,
+    type: metadata.type,
+    name: metadata.name ?? '',
+    user: metadata.user,
+  };
 }
 
 /** Message type of a reply (Discord's REPLY). */

@@ -94,7 +94,10 @@ export class MessageReferenceResponse {
 export class MessageResponse {
   id: string;
   channel_id: string;
-  /** 0 = a default message (users, bots and webhooks alike), 19 = a reply. */
+  /**
+   * 0 = a default message (users, bots and webhooks alike), 19 = a reply, 20 = an application
+   * command's response, 23 = a context-menu command's.
+   */
   @ApiProperty({ example: 0 })
   type: number;
   content: string;
@@ -134,7 +137,7 @@ export class MessageResponse {
   components: Array<Record<string, never>>;
   /** Whether it is pinned in its channel. */
   pinned: boolean;
-  /** Always 0. */
+  /** Discord's message flags: 64 EPHEMERAL (seen by one user), 128 LOADING (a deferred response). */
   flags: number;
   /** For a reply (type 19): the message it answers. */
   @ApiProperty({ required: false, type: () => MessageReferenceResponse })
@@ -148,9 +151,58 @@ export class MessageResponse {
    */
   @ApiProperty({ required: false, type: [ReactionResponse] })
   reactions?: ReactionResponse[];
+  /** The application whose interaction posted it (its bot is the author). */
+  @ApiProperty({ required: false })
+  application_id?: string;
+  /** For an interaction's message: the interaction (Discord's `interaction_metadata`). */
+  @ApiProperty({ required: false, type: () => MessageInteractionMetadataResponse })
+  interaction_metadata?: MessageInteractionMetadataResponse;
+  /** For an interaction's message: Discord's older interaction object (id, type, name, user). */
+  @ApiProperty({ required: false, type: () => MessageInteractionResponse })
+  interaction?: MessageInteractionResponse;
   /** Echoed from the request that created it (POST only). */
   @ApiProperty({ required: false, oneOf: [{ type: 'string' }, { type: 'integer' }] })
   nonce?: string | number;
+}
+
+/** Discord's message interaction object (deprecated there, still sent and still read). */
+export class MessageInteractionResponse {
+  /** The interaction's id. */
+  id: string;
+  /** Its type: 2 application command, 3 component, 5 modal submit. */
+  type: number;
+  /** The command's name (empty for components and modals). */
+  name: string;
+  /** Who invoked it. */
+  user: UserPartialResponse;
+}
+
+/** Discord's message interaction metadata. */
+export class MessageInteractionMetadataResponse {
+  id: string;
+  /** 2 application command, 3 component, 5 modal submit. */
+  type: number;
+  user: UserPartialResponse;
+  /** Where it was authorised: `{"0": guild_id}` (guild install). */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  authorizing_integration_owners: Record<string, string>;
+  @ApiProperty({ required: false })
+  name?: string;
+  /** The command's type (1 chat input, 2 user, 3 message). */
+  @ApiProperty({ required: false })
+  command_type?: number;
+  /** For a follow-up: the interaction's original response. */
+  @ApiProperty({ required: false })
+  original_response_message_id?: string;
+  /** For a component's interaction: the message the component is on. */
+  @ApiProperty({ required: false })
+  interacted_message_id?: string;
+  /** For a user command: its target. */
+  @ApiProperty({ required: false, type: () => UserPartialResponse })
+  target_user?: UserPartialResponse;
+  /** For a message command: its target. */
+  @ApiProperty({ required: false })
+  target_message_id?: string;
 }
 
 /** A pinned message in Discord's newer pins list. */

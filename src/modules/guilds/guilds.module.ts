@@ -27,6 +27,7 @@ import { ReactionCounts } from './reactions/reaction-counts';
 import { ReactionsController } from './reactions/reactions.controller';
 import { ReactionsService } from './reactions/reactions.service';
 import { WebhookMessagesWriter } from './webhook-messages.writer';
+import { InteractionMessagesWriter } from './interaction-messages.writer';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
 const SERVICES = [
@@ -40,6 +41,7 @@ const SERVICES = [
   MessagesService,
   MessageRenderer,
   ReactionsService,
+  InteractionMessagesWriter,
 ];
 
 /** Used inside the module only. */

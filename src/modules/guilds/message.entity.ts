@@ -22,6 +22,7 @@ import { ChannelEntity } from './channel.entity';
 // Partial indexes (migrations): pinned messages, and nonces kept under enforce_nonce.
 @Index('messages_channel_pinned_idx', { synchronize: false })
 @Index('messages_channel_nonce_idx', { synchronize: false })
+@Index('messages_interaction_id_idx', { synchronize: false })
 export class MessageEntity {
   @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'messages_pkey' })
   id: string;
@@ -90,4 +91,42 @@ export class MessageEntity {
   /** Set by the author's last edit. */
   @Column({ name: 'edited_at', type: 'timestamptz', nullable: true })
   editedAt: Date | null;
+
+  /**
+   * Discord's message type where the row fixes it: 20 (CHAT_INPUT_COMMAND) or 23 (CONTEXT_MENU_COMMAND)
+   * for an interaction's messages; 0 otherwise (a reply's 19 follows from `reference_id`).
+   */
+  @Column({ type: 'smallint', default: 0 })
+  type: number;
+
+  /** Discord's message flags (128 LOADING: a deferred interaction response not written yet). */
+  @Column({ type: 'integer', default: 0 })
+  flags: number;
+
+  /** The application whose interaction posted it (its bot is the author). */
+  @Column({ name: 'application_id', type: 'bigint', nullable: true })
+  applicationId: string | null;
+
+  /** The interaction that posted it. */
+  @Column({ name: 'interaction_id', type: 'bigint', nullable: true })
+  interactionId: string | null;
+
+  /** Discord's `interaction_metadata` of that interaction (the older `interaction` is derived). */
+  @Column({ name: 'interaction_metadata', type: 'jsonb', nullable: true })
+  interactionMetadata: InteractionMetadata | null;
+}
+
+/** Discord's message interaction metadata, as stored with an interaction's messages. */
+export interface InteractionMetadata {
+  id: string;
+  type: number;
+  user: UserPartialResponse;
+  authorizing_integration_owners: Record<string, string>;
+  /** The command's name (application commands; the older `interaction` object shows it). */
+  name?: string;
+  command_type?: number;
+  original_response_message_id?: string;
+  interacted_message_id?: string;
+  target_user?: UserPartialResponse;
+  target_message_id?: string;
 }

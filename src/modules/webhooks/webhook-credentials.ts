@@ -10,6 +10,7 @@ import { parseSnowflake } from '../../common/snowflake/snowflake';
 import { AppConfig } from '../../config/app.config';
 import { PreparedStatement } from '../../database/prepared';
 import { WebhookTokenCache, type SigningSecret } from './webhook-token-cache';
+import { isInteractionToken } from '../interactions/interaction-tokens';
 
 const TOKEN_RE = /^[A-Za-z0-9]{64}$/;
 
@@ -38,7 +39,7 @@ export interface AuthenticatedWebhook {
  */
 @Injectable()
 export class WebhookCredentials
-  implements RouteCredentialResolver<AuthenticatedWebhook>, OnModuleInit
+  implements RouteCredentialResolver<AuthenticatedWebhook | object>, OnModuleInit
 {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -55,10 +56,14 @@ export class WebhookCredentials
     return new ApiError(ErrorCode.UnknownWebhook);
   }
 
-  resolve(req: ParleyRequest): Promise<AuthenticatedWebhook | null> {
+  resolve(req: ParleyRequest): Promise<AuthenticatedWebhook | object | null> {
     const params = (req.params ?? {}) as Record<string, string | undefined>;
     const webhookId = parseSnowflake(params.webhook_id);
     const token = params.token;
+    // An interaction's webhook (a follow-up): its token is checked by the interactions module.
+    if (isInteractionToken(token)) {
+      return this.registry.resolver('interaction').resolve(req) as Promise<object | null>;
+    }
     if (!webhookId || typeof token !== 'string') return Promise.resolve(null);
     return this.authenticate(webhookId, token);
   }

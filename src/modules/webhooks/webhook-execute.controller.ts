@@ -30,6 +30,8 @@ import {
 import { sendExecuteResult } from './execute-response';
 import type { AuthenticatedWebhook } from './webhook-credentials';
 import { WebhookExecutionService } from './webhook-execution.service';
+import { InteractionEntity } from '../interactions/interaction.entity';
+import { InteractionFollowups } from '../interactions/interaction-followups';
 import { CurrentWebhook, WebhookTokenAuth } from './webhook-token-auth.decorator';
 import {
   CHATCOMPAT_EXAMPLES,
@@ -59,7 +61,10 @@ const WAIT = {
 @WebhookTokenAuth()
 @Controller('webhooks/:webhook_id/:token')
 export class WebhookExecuteController {
-  constructor(private readonly execution: WebhookExecutionService) {}
+  constructor(
+    private readonly execution: WebhookExecutionService,
+    private readonly followups: InteractionFollowups,
+  ) {}
 
   /** Discord-style execute: `{content, embeds, username, avatar_url}`. */
   @Post()
@@ -85,12 +90,17 @@ export class WebhookExecuteController {
     ['embeds', FieldErrorCode.BaseTypeArray],
   )
   async execute(
-    @CurrentWebhook() webhook: AuthenticatedWebhook,
+    @CurrentWebhook() webhook: AuthenticatedWebhook | InteractionEntity,
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
     @ReceivedBody() payload: ReceivedPayload | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<MessageResponse | string | undefined> {
+    if (webhook instanceof InteractionEntity) {
+      // `/webhooks/{application_id}/{interaction_token}`: an interaction's follow-up.
+      const message = await this.followups.post(webhook, payload);
+      return sendExecuteResult(res, { posted: true, message }, wait);
+    }
     const result = await this.execution.execute('plain', { webhook, payload, headers });
     return sendExecuteResult(res, result, wait);
   }

@@ -81,6 +81,8 @@ export class WebhookExecutionService {
    */
   async execute(format: DeliveryFormat, delivery: Delivery): Promise<ExecuteResult> {
     const { webhook } = delivery;
+    // An interaction's token on a foreign format's route (follow-ups are plain executes only).
+    if (!('webhookId' in webhook)) throw new ApiError(ErrorCode.UnknownWebhook);
     const signed = SIGNED_FORMATS.has(format);
     const draft = await this.parser.render({
       format,

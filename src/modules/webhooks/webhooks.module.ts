@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { StorageModule } from '../../infra/storage/storage.module';
 import { AuditModule } from '../audit/audit.module';
 import { GuildsModule } from '../guilds/guilds.module';
+import { InteractionsModule } from '../interactions/interactions.module';
 import { UsersModule } from '../users/users.module';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEntity } from './webhook.entity';
@@ -20,6 +21,7 @@ import { WebhooksService } from './webhooks.service';
   imports: [
     UsersModule,
     GuildsModule,
+    InteractionsModule,
     AuditModule,
     StorageModule,
     TypeOrmModule.forFeature([WebhookEntity, WebhookDeliveryEntity]),

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GuildsModule } from '../guilds/guilds.module';
+import { OAuth2Module } from '../oauth2/oauth2.module';
+import { EphemeralMessages } from './ephemeral-messages';
+import { InteractionCredentials } from './interaction-credentials';
+import { InteractionDelivery } from './interaction-delivery';
+import { EphemeralMessageEntity, InteractionEntity } from './interaction.entity';
+import { InteractionFollowups } from './interaction-followups';
+import { InteractionInvoker } from './interaction-invoker';
+import { InteractionMessages } from './interaction-messages';
+import { InteractionOutcomes } from './interaction-outcomes';
+import { InteractionPayloads } from './interaction-payload';
+import { InteractionResponses } from './interaction-responses';
+import { InteractionWebhooksController } from './interaction-webhooks.controller';
+import { InteractionsController } from './interactions.controller';
+
+/**
+ * Interactions (DESIGN.md "Interactions and application commands", ARCHITECTURE.md §7.10): users
+ * invoke, applications answer (gateway or signed HTTP endpoint), state shared in PostgreSQL.
+ */
+@Module({
+  imports: [
+    GuildsModule,
+    OAuth2Module,
+    TypeOrmModule.forFeature([InteractionEntity, EphemeralMessageEntity]),
+  ],
+  controllers: [InteractionsController, InteractionWebhooksController],
+  providers: [
+    InteractionCredentials,
+    InteractionInvoker,
+    InteractionPayloads,
+    InteractionDelivery,
+    InteractionOutcomes,
+    InteractionResponses,
+    InteractionMessages,
+    EphemeralMessages,
+    InteractionFollowups,
+  ],
+  exports: [InteractionFollowups],
+})
+export class InteractionsModule {}
