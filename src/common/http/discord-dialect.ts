@@ -74,6 +74,12 @@ const DISCORD_CODES: Partial<Record<ErrorCode, [number, string]>> = {
   [ErrorCode.UnknownWebhook]: [10015, 'Unknown Webhook'],
   [ErrorCode.UnknownSession]: [10020, 'Unknown Session'],
   [ErrorCode.UnknownBan]: [10026, 'Unknown Ban'],
+  [ErrorCode.UnknownApplicationCommand]: [10063, 'Unknown application command'],
+  [ErrorCode.MaxApplicationCommands]: [30032, 'Maximum number of application commands reached'],
+  [ErrorCode.MaxDailyApplicationCommandCreates]: [
+    30034,
+    'Max number of daily application command creates has been reached (200)',
+  ],
   [ErrorCode.MaxWebhooksPerChannel]: [30007, 'Maximum number of webhooks reached (15)'],
   [ErrorCode.MaxReactions]: [30010, 'Maximum number of reactions reached (20)'],
   [ErrorCode.MaxGuildRoles]: [30005, 'Maximum number of guild roles reached (250)'],
