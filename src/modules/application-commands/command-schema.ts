@@ -192,6 +192,10 @@ const VALUE_TYPES = new Set([3, 4, 5, 6, 7, 8, 9, 10, 11]);
 const CHOICE_TYPES = new Set<number>([OptionType.String, OptionType.Integer, OptionType.Number]);
 const NUMERIC_TYPES = new Set<number>([OptionType.Integer, OptionType.Number]);
 
+/** `{key: value}` when there are localizations, else nothing: options and choices omit them. */
+const localized = <K extends string>(key: K, value: Localizations) =>
+  (value ? { [key]: value } : {}) as { [k in K]?: Record<string, string> };
+
 /** Where an option list sits: which option types it may hold (Discord's nesting rules). */
 type Level = 'command' | 'group' | 'subcommand';
 
@@ -251,16 +255,20 @@ function checkOption(c: Checker, path: string, raw: unknown, level: Level): Stor
   const out: StoredOption = {
     type: t,
     name: c.name(join(path, 'name'), raw.name, true),
-    name_localizations: c.localizations(
-      join(path, 'name_localizations'),
-      raw.name_localizations,
-      (p, v) => c.name(p, v, true),
+    ...localized(
+      'name_localizations',
+      c.localizations(join(path, 'name_localizations'), raw.name_localizations, (p, v) =>
+        c.name(p, v, true),
+      ),
     ),
     description: c.text(join(path, 'description'), raw.description, 100),
-    description_localizations: c.localizations(
-      join(path, 'description_localizations'),
-      raw.description_localizations,
-      (p, v) => c.text(p, v, 100),
+    ...localized(
+      'description_localizations',
+      c.localizations(
+        join(path, 'description_localizations'),
+        raw.description_localizations,
+        (p, v) => c.text(p, v, 100),
+      ),
     ),
   };
   const only = (key: string, allowed: boolean) => {
@@ -344,10 +352,11 @@ function checkChoices(c: Checker, path: string, value: unknown, type: number): S
     }
     const choice: StoredChoice = {
       name: c.text(join(p, 'name'), raw.name, 100),
-      name_localizations: c.localizations(
-        join(p, 'name_localizations'),
-        raw.name_localizations,
-        (lp, v) => c.text(lp, v, 100),
+      ...localized(
+        'name_localizations',
+        c.localizations(join(p, 'name_localizations'), raw.name_localizations, (lp, v) =>
+          c.text(lp, v, 100),
+        ),
       ),
       value: raw.value as string | number,
     };
