@@ -24,6 +24,7 @@ import { MessageReactions1796000002000 } from './1796000002000-MessageReactions'
 import { RoleStyleMemberNick1796000001000 } from './1796000001000-RoleStyleMemberNick';
 import { GuildBans1796000003000 } from './1796000003000-GuildBans';
 import { Interactions1796000013000 } from './1796000013000-Interactions';
+import { ApplicationCommands1796000010000 } from './1796000010000-ApplicationCommands';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -58,4 +59,5 @@ export const MIGRATIONS: MixedList<Function> = [
   MessageReactions1796000002000,
   GuildBans1796000003000,
   Interactions1796000013000,
+  ApplicationCommands1796000010000,
 ];

@@ -21,6 +21,7 @@ import { GatewayModule } from './modules/gateway/gateway.module';
 import { MembersModule } from './modules/members/members.module';
 import { RolesModule } from './modules/roles/roles.module';
 import { GuildBansModule } from './modules/guild-bans/guild-bans.module';
+import { ApplicationCommandsModule } from './modules/application-commands/application-commands.module';
 import { RedisModule } from './infra/redis/redis.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstanceModule } from './modules/instance/instance.module';
@@ -60,6 +61,7 @@ const DOMAIN_MODULES = [
   MembersModule,
   RolesModule,
   GuildBansModule,
+  ApplicationCommandsModule,
 ];
 
 @Module({})

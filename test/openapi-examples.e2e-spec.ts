@@ -12,6 +12,7 @@ import {
   consentCode,
   createApplication,
   exchangeCode,
+  installBot,
 } from './helpers/oauth2-factories';
 
 type Method = 'post' | 'patch' | 'put' | 'delete';
@@ -195,6 +196,10 @@ describe('OpenAPI request-body examples', () => {
         );
         return id;
       });
+    botInGuild = () =>
+      this.once('botInGuild', async () =>
+        installBot(app, await this.user(), await this.application(), (await this.guild()).guildId),
+      );
     handoffCode = () =>
       this.once('handoff', async () => {
         const res = await http(app).post('/v1/auth/handoff/initiate');
@@ -229,6 +234,10 @@ describe('OpenAPI request-body examples', () => {
     }
 
     async path(template: string): Promise<string> {
+      // A guild's application commands need the application's bot in the guild.
+      if (template.includes('/applications/{application_id}/guilds/{guild_id}/')) {
+        await this.botInGuild();
+      }
       let url = template;
       for (const [, name] of template.matchAll(/\{(\w+)\}/g)) {
         url = url.replace(`{${name}}`, await this.pathValue(name));
@@ -247,6 +256,7 @@ describe('OpenAPI request-body examples', () => {
         case 'token':
           return (await this.webhook()).token;
         case 'id':
+        case 'application_id':
           return (await this.application()).id;
         case 'user_id':
           return (await this.otherUser()).userId;

@@ -167,7 +167,16 @@ describe('OAuth2 applications and bots', () => {
       icon: null,
       bot_public: true,
       redirect_uris: [REDIRECT],
-      scopes: ['identify', 'email', 'guilds', 'guilds.join', 'bot', 'openid', 'profile'],
+      scopes: [
+        'identify',
+        'email',
+        'guilds',
+        'guilds.join',
+        'bot',
+        'openid',
+        'profile',
+        'applications.commands.update',
+      ],
       bot: expect.objectContaining({ id: a.botUserId }),
     });
     expect(res.body.bot).not.toHaveProperty('token');

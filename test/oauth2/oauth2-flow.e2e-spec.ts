@@ -621,6 +621,7 @@ describe('OAuth2 authorization code flow (supertest)', () => {
             'bot',
             'openid',
             'profile',
+            'applications.commands.update',
           ],
         });
       }

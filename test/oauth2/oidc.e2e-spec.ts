@@ -261,6 +261,7 @@ describe('OpenID Connect provider (supertest)', () => {
           'bot',
           'openid',
           'profile',
+          'applications.commands.update',
         ],
         response_types_supported: ['code'],
         response_modes_supported: ['query'],

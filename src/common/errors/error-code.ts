@@ -57,6 +57,7 @@ export enum ErrorCode {
   UnknownEmoji = 'UNKNOWN_EMOJI',
   UnknownInteraction = 'UNKNOWN_INTERACTION',
   InteractionAlreadyAcknowledged = 'INTERACTION_ALREADY_ACKNOWLEDGED',
+  UnknownApplicationCommand = 'UNKNOWN_APPLICATION_COMMAND',
   AdminApiKeyNotFound = 'ADMIN_API_KEY_NOT_FOUND',
   InvalidHandoffCode = 'INVALID_HANDOFF_CODE',
   HandoffCodeExpired = 'HANDOFF_CODE_EXPIRED',
@@ -67,6 +68,8 @@ export enum ErrorCode {
   MaxReactions = 'MAX_REACTIONS',
   CannotRemoveGuildOwner = 'CANNOT_REMOVE_GUILD_OWNER',
   MaxGuildRoles = 'MAX_GUILD_ROLES',
+  MaxApplicationCommands = 'MAX_APPLICATION_COMMANDS',
+  MaxDailyApplicationCommandCreates = 'MAX_DAILY_APPLICATION_COMMAND_CREATES',
   InvalidRole = 'INVALID_ROLE',
   BannedFromGuild = 'BANNED_FROM_GUILD',
   EmptyMessage = 'EMPTY_MESSAGE',
@@ -193,6 +196,7 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.UnknownApplication]: { status: 404, message: 'Unknown application.' },
   [ErrorCode.UnknownArchive]: { status: 404, message: 'Unknown archive.' },
   [ErrorCode.UnknownSession]: { status: 404, message: 'Unknown session.' },
+  [ErrorCode.UnknownApplicationCommand]: { status: 404, message: 'Unknown application command.' },
   // 400 as on Discord: the emoji is a malformed part of the request, not a missing resource.
   [ErrorCode.UnknownEmoji]: { status: 400, message: 'Unknown emoji.' },
   [ErrorCode.UnknownInteraction]: {
@@ -218,6 +222,16 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
     message: 'Maximum number of different reactions on a message reached (20).',
   },
   [ErrorCode.MaxGuildRoles]: { status: 400, message: 'Maximum number of roles reached (250).' },
+  [ErrorCode.MaxApplicationCommands]: {
+    status: 400,
+    message:
+      'Maximum number of application commands reached (100 chat input, 5 user, 5 message, globally and per guild).',
+  },
+  // 400, not Discord's 429: a client library would wait and retry a 429 for up to a day.
+  [ErrorCode.MaxDailyApplicationCommandCreates]: {
+    status: 400,
+    message: 'Maximum number of daily application command creates reached (200).',
+  },
   [ErrorCode.InvalidRole]: {
     status: 400,
     message: 'This role cannot be changed that way (@everyone, or a bot’s managed role).',

@@ -71,6 +71,15 @@ export enum FieldErrorCode {
   MessageAllowedMentionsParseExclusive = 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
   InvalidWebhookChannel = 'INVALID_WEBHOOK_CHANNEL',
 
+  // Application commands (Discord's codes).
+  ApplicationCommandInvalidName = 'APPLICATION_COMMAND_INVALID_NAME',
+  ApplicationCommandInvalidDescription = 'APPLICATION_COMMAND_INVALID_DESCRIPTION',
+  ApplicationCommandOptionsRequiredInvalid = 'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID',
+  ApplicationCommandOptionsNameAlreadyExists = 'APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS',
+  ApplicationCommandOptionsTypeInvalid = 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID',
+  ApplicationCommandOptionChoicesInvalid = 'APPLICATION_COMMAND_OPTION_CHOICES_INVALID',
+  ApplicationCommandsDuplicateName = 'APPLICATION_COMMANDS_DUPLICATE_NAME',
+
   // Admin: keys, bans, bulk.
   InvalidAcl = 'INVALID_ACL',
   InvalidIp = 'INVALID_IP',
@@ -137,7 +146,8 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
 
   [FieldErrorCode.UnknownApplication]: { message: 'Unknown application.' },
   [FieldErrorCode.InvalidScope]: {
-    message: 'scope must be a space-separated subset of: identify email guilds bot.',
+    message:
+      'scope must be a space-separated subset of: identify email guilds guilds.join bot openid profile applications.commands.update.',
   },
   [FieldErrorCode.RedirectUriInvalid]: { message: 'Invalid redirect URI.' },
   [FieldErrorCode.RedirectUriMismatch]: {
@@ -162,6 +172,26 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   },
   [FieldErrorCode.InvalidWebhookChannel]: {
     message: 'The channel must belong to the same guild as the webhook.',
+  },
+
+  [FieldErrorCode.ApplicationCommandInvalidName]: { message: 'Command name is invalid.' },
+  [FieldErrorCode.ApplicationCommandInvalidDescription]: {
+    message: 'Chat input commands need a description of 1-100 characters; context menu commands none.',
+  },
+  [FieldErrorCode.ApplicationCommandOptionsRequiredInvalid]: {
+    message: 'Required options must be placed before non-required options.',
+  },
+  [FieldErrorCode.ApplicationCommandOptionsNameAlreadyExists]: {
+    message: 'Command option names must be unique.',
+  },
+  [FieldErrorCode.ApplicationCommandOptionsTypeInvalid]: {
+    message: 'This option type is not allowed here.',
+  },
+  [FieldErrorCode.ApplicationCommandOptionChoicesInvalid]: {
+    message: 'Choices are only for string, integer and number options without autocomplete.',
+  },
+  [FieldErrorCode.ApplicationCommandsDuplicateName]: {
+    message: 'Application command names must be unique per type.',
   },
 
   [FieldErrorCode.InvalidAcl]: { message: 'Unknown ACL.' },

@@ -79,6 +79,12 @@ const DISCORD_CODES: Partial<Record<ErrorCode, [number, string]>> = {
     40060,
     'Interaction has already been acknowledged.',
   ],
+  [ErrorCode.UnknownApplicationCommand]: [10063, 'Unknown application command'],
+  [ErrorCode.MaxApplicationCommands]: [30032, 'Maximum number of application commands reached'],
+  [ErrorCode.MaxDailyApplicationCommandCreates]: [
+    30034,
+    'Max number of daily application command creates has been reached (200)',
+  ],
   [ErrorCode.MaxWebhooksPerChannel]: [30007, 'Maximum number of webhooks reached (15)'],
   [ErrorCode.MaxReactions]: [30010, 'Maximum number of reactions reached (20)'],
   [ErrorCode.MaxGuildRoles]: [30005, 'Maximum number of guild roles reached (250)'],

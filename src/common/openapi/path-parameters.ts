@@ -18,7 +18,8 @@ export const PATH_PARAMETERS: Readonly<Record<string, string>> = {
     'The webhook token (64 characters), as returned when the webhook was created; ' +
     'with the ID it is the whole credential, so treat the URL as a secret.',
   id: 'OAuth2 application ID (snowflake, as a string); it is also the client ID and the bot user ID.',
-  application_id: 'OAuth2 application ID (snowflake, as a string) whose authorization to remove.',
+  application_id: 'OAuth2 application ID (snowflake, as a string).',
+  command_id: 'Application command ID (snowflake, as a string) of a command of that application.',
   credential_id:
     'WebAuthn credential ID (snowflake, as a string): the `id` that ' +
     '`GET /users/@me/mfa/webauthn/credentials` lists.',

@@ -71,6 +71,14 @@ export const TAGS: readonly TagObject[] = [
       'can read and edit its own profile.',
   },
   {
+    name: 'Application commands',
+    description:
+      'Discord’s application commands (slash commands, user and message context-menu commands), ' +
+      'global or per guild, managed by the application: **botToken**, or its owner’s **bearer** ' +
+      'token with `applications.commands.update`. A guild member lists what they may use with ' +
+      '`GET /guilds/{guild_id}/application-command-index`.',
+  },
+  {
     name: 'Admin',
     description:
       'Instance administration: users, guilds, bans, archives, audit log, API keys, asset purge, ' +

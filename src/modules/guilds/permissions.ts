@@ -22,6 +22,7 @@ export const Permissions = {
   MANAGE_NICKNAMES: 1n << 27n,
   MANAGE_ROLES: 1n << 28n,
   MANAGE_WEBHOOKS: 1n << 29n,
+  USE_APPLICATION_COMMANDS: 1n << 31n,
 } as const;
 
 export type PermissionName = keyof typeof Permissions;
@@ -29,9 +30,12 @@ export type PermissionName = keyof typeof Permissions;
 /** Every defined bit. */
 export const ALL_PERMISSIONS: bigint = Object.values(Permissions).reduce((a, b) => a | b, 0n);
 
-/** What @everyone gets in a new guild. */
+/** What @everyone gets in a new guild (USE_APPLICATION_COMMANDS as on Discord). */
 export const DEFAULT_EVERYONE_PERMISSIONS: bigint =
-  Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES | Permissions.READ_MESSAGE_HISTORY;
+  Permissions.VIEW_CHANNEL |
+  Permissions.SEND_MESSAGES |
+  Permissions.READ_MESSAGE_HISTORY |
+  Permissions.USE_APPLICATION_COMMANDS;
 
 /** Largest value a permissions bitfield may take (63 bits: it lives in a signed bigint column). */
 export const MAX_PERMISSIONS = (1n << 63n) - 1n;

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApplicationCommandsModule } from '../application-commands/application-commands.module';
+import { ApplicationCommandsService } from '../application-commands/application-commands.service';
 import { GuildsModule } from '../guilds/guilds.module';
+import { COMMAND_CATALOG } from './command-catalog.port';
 import { OAuth2Module } from '../oauth2/oauth2.module';
 import { EphemeralMessages } from './ephemeral-messages';
 import { InteractionCredentials } from './interaction-credentials';
@@ -21,12 +24,14 @@ import { InteractionsController } from './interactions.controller';
  */
 @Module({
   imports: [
+    ApplicationCommandsModule,
     GuildsModule,
     OAuth2Module,
     TypeOrmModule.forFeature([InteractionEntity, EphemeralMessageEntity]),
   ],
   controllers: [InteractionsController, InteractionWebhooksController],
   providers: [
+    { provide: COMMAND_CATALOG, useExisting: ApplicationCommandsService },
     InteractionCredentials,
     InteractionInvoker,
     InteractionPayloads,

@@ -1,7 +1,9 @@
 /**
  * The OAuth2 scopes Parley grants (ARCHITECTURE.md §6). `openid` makes the token endpoint return
  * an ID token (OpenID Connect); `profile` grants what `identify` grants; `guilds.join` lets the
- * application's bot add the user to a guild (`PUT /guilds/{guild_id}/members/{user_id}`).
+ * application's bot add the user to a guild (`PUT /guilds/{guild_id}/members/{user_id}`);
+ * `applications.commands.update` lets the application's owner manage its application commands
+ * with a Bearer token (`/applications/{application_id}/commands`).
  */
 export const OAUTH2_SCOPES = [
   'identify',
@@ -11,6 +13,7 @@ export const OAUTH2_SCOPES = [
   'bot',
   'openid',
   'profile',
+  'applications.commands.update',
 ] as const;
 export type OAuth2Scope = (typeof OAUTH2_SCOPES)[number];
 

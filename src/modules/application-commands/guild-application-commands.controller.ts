@@ -1,0 +1,84 @@
+import { Body, Controller, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentCaller } from '../../common/auth/auth.decorator';
+import type { Caller } from '../../common/auth/caller';
+import type { HttpResponse } from '../../common/http/http-types';
+import type { ApplicationCommandResponse } from './application-command.response';
+import { ApplicationCommandsService } from './application-commands.service';
+import { GuildId } from '../../common/snowflake/id-params';
+import { ApplicationId, CommandId, CommandRoute } from './command-routes';
+import {
+  CreateApplicationCommandDto,
+  UpdateApplicationCommandDto,
+} from './dto/application-command.dto';
+
+/** Discord's guild command routes: `/applications/{application_id}/guilds/{guild_id}/commands`. */
+@ApiTags('Application commands')
+@Controller('applications/:application_id/guilds/:guild_id/commands')
+export class GuildApplicationCommandsController {
+  constructor(private readonly commands: ApplicationCommandsService) {}
+
+  @CommandRoute('list', 'guild')
+  list(
+    @CurrentCaller() caller: Caller,
+    @ApplicationId() applicationId: string,
+    @GuildId() guildId: string,
+  ): Promise<ApplicationCommandResponse[]> {
+    return this.commands.list(caller, { applicationId, guildId });
+  }
+
+  @CommandRoute('create', 'guild')
+  async create(
+    @CurrentCaller() caller: Caller,
+    @ApplicationId() applicationId: string,
+    @GuildId() guildId: string,
+    @Body() dto: CreateApplicationCommandDto,
+    @Res({ passthrough: true }) res: HttpResponse,
+  ): Promise<ApplicationCommandResponse> {
+    const scope = { applicationId, guildId };
+    const { created, command } = await this.commands.create(caller, scope, { ...dto });
+    res.status(created ? 201 : 200);
+    return command;
+  }
+
+  @CommandRoute('overwrite', 'guild')
+  overwrite(
+    @CurrentCaller() caller: Caller,
+    @ApplicationId() applicationId: string,
+    @GuildId() guildId: string,
+    @Body() body: CreateApplicationCommandDto[],
+  ): Promise<ApplicationCommandResponse[]> {
+    return this.commands.overwrite(caller, { applicationId, guildId }, body);
+  }
+
+  @CommandRoute('get', 'guild')
+  get(
+    @CurrentCaller() caller: Caller,
+    @ApplicationId() applicationId: string,
+    @GuildId() guildId: string,
+    @CommandId() commandId: string,
+  ): Promise<ApplicationCommandResponse> {
+    return this.commands.get(caller, { applicationId, guildId }, commandId);
+  }
+
+  @CommandRoute('update', 'guild')
+  update(
+    @CurrentCaller() caller: Caller,
+    @ApplicationId() applicationId: string,
+    @GuildId() guildId: string,
+    @CommandId() commandId: string,
+    @Body() dto: UpdateApplicationCommandDto,
+  ): Promise<ApplicationCommandResponse> {
+    return this.commands.update(caller, { applicationId, guildId }, commandId, { ...dto });
+  }
+
+  @CommandRoute('delete', 'guild')
+  delete(
+    @CurrentCaller() caller: Caller,
+    @ApplicationId() applicationId: string,
+    @GuildId() guildId: string,
+    @CommandId() commandId: string,
+  ): Promise<void> {
+    return this.commands.delete(caller, { applicationId, guildId }, commandId);
+  }
+}
