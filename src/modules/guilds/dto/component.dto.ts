@@ -16,12 +16,13 @@ export class ComponentEmojiDto {
 
 /** A button (type 2): styles 1–4 send an interaction with their `custom_id`; 5 opens `url`. */
 export class ButtonComponentDto {
-  @ApiProperty({ enum: [2], example: 2 })
+  @ApiProperty({ type: 'integer', enum: [2], example: 2 })
   type: number;
   /** Optional 32-bit identifier, unique within the message. */
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
   id?: number;
   /** 1 primary, 2 secondary, 3 success, 4 danger, 5 link. */
-  @ApiProperty({ enum: [1, 2, 3, 4, 5], example: 1 })
+  @ApiProperty({ type: 'integer', enum: [1, 2, 3, 4, 5], example: 1 })
   style: number;
   /** At most 80 characters. */
   @ApiPropertyOptional({ maxLength: 80 })
@@ -60,8 +61,9 @@ export class SelectDefaultValueDto {
  * 7 mentionable, 8 channel (with `channel_types`); the last four take `default_values`.
  */
 export class SelectMenuComponentDto {
-  @ApiProperty({ enum: [3, 5, 6, 7, 8], example: 3 })
+  @ApiProperty({ type: 'integer', enum: [3, 5, 6, 7, 8], example: 3 })
   type: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
   id?: number;
   @ApiProperty({ minLength: 1, maxLength: 100 })
   custom_id: string;
@@ -69,15 +71,15 @@ export class SelectMenuComponentDto {
   @ApiPropertyOptional({ type: [SelectOptionDto], maxItems: 25 })
   options?: SelectOptionDto[];
   /** Channel selects: the channel types offered. */
-  @ApiPropertyOptional({ type: [Number] })
+  @ApiPropertyOptional({ type: 'integer', isArray: true })
   channel_types?: number[];
   @ApiPropertyOptional({ maxLength: 150 })
   placeholder?: string;
   /** 0–25 (default 1). */
-  @ApiPropertyOptional({ minimum: 0, maximum: 25 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 25 })
   min_values?: number;
   /** 1–25 (default 1). */
-  @ApiPropertyOptional({ minimum: 1, maximum: 25 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 25 })
   max_values?: number;
   @ApiPropertyOptional({ type: [SelectDefaultValueDto] })
   default_values?: SelectDefaultValueDto[];
@@ -86,19 +88,20 @@ export class SelectMenuComponentDto {
 
 /** A text input (type 4): only in modals, one per action row. */
 export class TextInputComponentDto {
-  @ApiProperty({ enum: [4], example: 4 })
+  @ApiProperty({ type: 'integer', enum: [4], example: 4 })
   type: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
   id?: number;
   @ApiProperty({ minLength: 1, maxLength: 100 })
   custom_id: string;
   /** 1 short, 2 paragraph. */
-  @ApiProperty({ enum: [1, 2] })
+  @ApiProperty({ type: 'integer', enum: [1, 2] })
   style: number;
   @ApiProperty({ maxLength: 45 })
   label: string;
-  @ApiPropertyOptional({ minimum: 0, maximum: 4000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 4000 })
   min_length?: number;
-  @ApiPropertyOptional({ minimum: 1, maximum: 4000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 4000 })
   max_length?: number;
   required?: boolean;
   @ApiPropertyOptional({ maxLength: 4000 })
@@ -109,8 +112,9 @@ export class TextInputComponentDto {
 
 /** An action row (type 1) of a message: up to 5 buttons, or one select menu. */
 export class ActionRowDto {
-  @ApiProperty({ enum: [1], example: 1 })
+  @ApiProperty({ type: 'integer', enum: [1], example: 1 })
   type: number;
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
   id?: number;
   @ApiProperty({
     type: 'array',
