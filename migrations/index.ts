@@ -25,6 +25,7 @@ import { RoleStyleMemberNick1796000001000 } from './1796000001000-RoleStyleMembe
 import { GuildBans1796000003000 } from './1796000003000-GuildBans';
 import { Interactions1796000013000 } from './1796000013000-Interactions';
 import { ApplicationCommands1796000010000 } from './1796000010000-ApplicationCommands';
+import { MessageComponents1796000012000 } from './1796000012000-MessageComponents';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -60,4 +61,5 @@ export const MIGRATIONS: MixedList<Function> = [
   GuildBans1796000003000,
   Interactions1796000013000,
   ApplicationCommands1796000010000,
+  MessageComponents1796000012000,
 ];

@@ -70,6 +70,10 @@ export enum FieldErrorCode {
   MessageReferenceUnknownMessage = 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE',
   MessageAllowedMentionsParseExclusive = 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
   InvalidWebhookChannel = 'INVALID_WEBHOOK_CHANNEL',
+  ComponentsNotAllowed = 'COMPONENTS_NOT_ALLOWED',
+  ComponentLayoutWidthExceeded = 'COMPONENT_LAYOUT_WIDTH_EXCEEDED',
+  ComponentCustomIdDuplicated = 'COMPONENT_CUSTOM_ID_DUPLICATED',
+  ComponentFieldNotAllowed = 'COMPONENT_FIELD_NOT_ALLOWED',
 
   // Application commands (Discord's codes).
   ApplicationCommandInvalidName = 'APPLICATION_COMMAND_INVALID_NAME',
@@ -172,6 +176,18 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   },
   [FieldErrorCode.InvalidWebhookChannel]: {
     message: 'The channel must belong to the same guild as the webhook.',
+  },
+  [FieldErrorCode.ComponentsNotAllowed]: {
+    message: 'Cannot send messages with components as a user: only bots and applications can.',
+  },
+  [FieldErrorCode.ComponentLayoutWidthExceeded]: {
+    message: 'The action row holds more than fits: up to 5 buttons, or one select menu alone.',
+  },
+  [FieldErrorCode.ComponentCustomIdDuplicated]: {
+    message: 'custom_id must be unique among the components of a message.',
+  },
+  [FieldErrorCode.ComponentFieldNotAllowed]: {
+    message: 'This component may not have this field.',
   },
 
   [FieldErrorCode.ApplicationCommandInvalidName]: { message: 'Command name is invalid.' },

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@ne
 import {
   ApiBody,
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -13,6 +14,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { ChannelsService } from './channels.service';
+import { COMPONENT_MODELS } from './dto/component.dto';
 import { CreateMessageDto } from './dto/create-message.dto';
 import { EditMessageDto } from './dto/edit-message.dto';
 import { ListMessagesQueryDto } from './dto/list-messages.dto';
@@ -28,6 +30,7 @@ import {
 import { ChannelId, MessageId } from '../../common/snowflake/id-params';
 
 @ApiTags('Channels')
+@ApiExtraModels(...COMPONENT_MODELS)
 @Controller('channels')
 export class ChannelsController {
   constructor(
@@ -144,7 +147,7 @@ export class ChannelsController {
     @ChannelId() channelId: string,
     @Body() dto: CreateMessageDto,
   ): Promise<MessageResponse> {
-    return this.messages.create(caller.userId, channelId, dto);
+    return this.messages.create(caller, channelId, dto);
   }
 
   /** One message. Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
@@ -194,7 +197,7 @@ export class ChannelsController {
     @MessageId() messageId: string,
     @Body() dto: EditMessageDto,
   ): Promise<MessageResponse> {
-    return this.messages.edit(caller.userId, channelId, messageId, dto);
+    return this.messages.edit(caller, channelId, messageId, dto);
   }
 
   /** Deletes a message: its author, or a member with MANAGE_MESSAGES. */

@@ -95,6 +95,8 @@ export interface MessageParts {
   webhookId: string | null;
   content: string;
   embeds: MessageResponse['embeds'];
+  /** Absent for a fresh webhook post: none. */
+  components?: MessageResponse['components'];
   mentions: UserPartialResponse[];
   mentionEveryone: boolean;
   /** Absent for a fresh webhook post: none. */
@@ -127,7 +129,7 @@ export function toMessageFromParts(m: MessageParts): MessageResponse {
     mentions: m.mentions,
     mention_roles: m.mentionRoles ?? [],
     attachments: [],
-    components: [],
+    components: m.components ?? [],
     pinned: m.pinnedAt != null,
     flags: m.flags ?? 0,
   };

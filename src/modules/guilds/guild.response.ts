@@ -1,5 +1,6 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { UserPartialResponse } from '../users/user.response';
+import { ActionRowDto } from './dto/component.dto';
 import { EmbedDto } from './dto/embed.dto';
 import { ReactionResponse } from './reactions/reaction.response';
 
@@ -89,7 +90,7 @@ export class MessageReferenceResponse {
 
 /**
  * A message, with the fields of Discord's message object that bot libraries read (Parley has no
- * attachments, components or TTS: those are always empty, false or 0).
+ * attachments or TTS: those are always empty, false or 0).
  */
 export class MessageResponse {
   id: string;
@@ -132,9 +133,9 @@ export class MessageResponse {
   /** Always empty. */
   @ApiProperty({ type: 'array', items: { type: 'object' } })
   attachments: Array<Record<string, never>>;
-  /** Always empty. */
-  @ApiProperty({ type: 'array', items: { type: 'object' } })
-  components: Array<Record<string, never>>;
+  /** A bot's buttons and select menus in action rows, as sent (empty for other messages). */
+  @ApiProperty({ type: [ActionRowDto] })
+  components: ActionRowDto[];
   /** Whether it is pinned in its channel. */
   pinned: boolean;
   /** Discord's message flags: 64 EPHEMERAL (seen by one user), 128 LOADING (a deferred response). */

@@ -7,6 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
+import type { ActionRow } from './components/components';
 import type { Embed } from './embeds/embed';
 import { UserEntity } from '../users/user.entity';
 import type { UserPartialResponse } from '../users/user.response';
@@ -57,6 +58,10 @@ export class MessageEntity {
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   embeds: Embed[];
+
+  /** A bot's message components (action rows of buttons and select menus), as sent. */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  components: ActionRow[];
 
   /**
    * The users mentioned (`<@id>`) who were members of the guild when it was posted, as they

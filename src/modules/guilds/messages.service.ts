@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, type EntityManager } from 'typeorm';
+import type { Caller } from '../../common/auth/caller';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
@@ -11,6 +12,7 @@ import type { CreateMessageDto, MessageReferenceDto } from './dto/create-message
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import type { EditMessageDto } from './dto/edit-message.dto';
 import type { ListMessagesQueryDto } from './dto/list-messages.dto';
+import { messageComponentsOf, type ActionRow } from './components/components';
 import { normalizeDraft, urlErrors, type MessageDraft } from './embeds/embed';
 import { GuildAccessService } from './guild-access.service';
 import { GuildMembersService } from './guild-members.service';
@@ -99,16 +101,18 @@ export class MessagesService {
   }
 
   /**
-   * Needs VIEW_CHANNEL and SEND_MESSAGES; content or at least one embed. Mentions take effect as
-   * `allowed_mentions` lets them; with `enforce_nonce` a repeated post returns the first.
+   * Needs VIEW_CHANNEL and SEND_MESSAGES; content, an embed or (bots) components. Mentions take
+   * effect as `allowed_mentions` lets them; with `enforce_nonce` a repeated post returns the first.
    */
-  async create(userId: string, channelId: string, dto: CreateMessageDto): Promise<MessageResponse> {
+  async create(caller: Caller, channelId: string, dto: CreateMessageDto): Promise<MessageResponse> {
+    const userId = caller.userId;
+    const components = messageComponentsOf(dto.components, caller.kind === 'bot') ?? [];
     const access = await this.access.requireChannelPermission(
       userId,
       channelId,
       Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES,
     );
-    const draft = this.draftOf(dto.content, dto.embeds ?? []);
+    const draft = this.draftOf(dto.content, dto.embeds ?? [], components);
     const content = draft.content ?? '';
     const request = requestedMentions(content, dto.allowed_mentions);
     const referenced = dto.message_reference
@@ -136,6 +140,7 @@ export class MessagesService {
       webhookAvatar: null,
       content,
       embeds: draft.embeds,
+      components,
       mentions: request.userIds.flatMap((id) => members.get(id)?.user ?? []),
       mentionEveryone: mentionsEveryone(request, access.permissions),
       mentionRoles,
@@ -192,15 +197,17 @@ export class MessagesService {
   }
 
   /**
-   * The author edits content and/or embeds (anyone else: 403, as in Discord — MANAGE_MESSAGES
-   * does not allow editing). The result must still have content or an embed.
+   * The author edits content, embeds and/or (bots) components (anyone else: 403, as in Discord —
+   * MANAGE_MESSAGES does not allow editing). The result must still have something to show.
    */
   async edit(
-    userId: string,
+    caller: Caller,
     channelId: string,
     messageId: string,
     dto: EditMessageDto,
   ): Promise<MessageResponse> {
+    const userId = caller.userId;
+    const components = messageComponentsOf(dto.components, caller.kind === 'bot');
     const access = await this.access.requireChannelPermission(
       userId,
       channelId,
@@ -211,7 +218,12 @@ export class MessagesService {
       if (message.webhookId !== null || message.authorId !== userId) {
         throw new ApiError(ErrorCode.CannotEditOthersMessage);
       }
-      const draft = this.draftOf(dto.content ?? message.content, dto.embeds ?? message.embeds);
+      message.components = components ?? message.components;
+      const draft = this.draftOf(
+        dto.content ?? message.content,
+        dto.embeds ?? message.embeds,
+        message.components,
+      );
       message.content = draft.content ?? '';
       message.embeds = draft.embeds;
       if (dto.content !== undefined) {
@@ -232,6 +244,7 @@ export class MessagesService {
         {
           content: message.content,
           embeds: message.embeds,
+          components: message.components,
           mentions: message.mentions,
           mentionRoles: message.mentionRoles,
           mentionEveryone: message.mentionEveryone,
@@ -346,12 +359,17 @@ export class MessagesService {
     throw ApiError.field('message_reference', FieldErrorCode.MessageReferenceUnknownMessage);
   }
 
-  private draftOf(content: string | undefined, embeds: MessageDraft['embeds']): MessageDraft {
+  /** Content and embeds to store; a message needs one of them or components. */
+  private draftOf(
+    content: string | undefined,
+    embeds: MessageDraft['embeds'],
+    components: ActionRow[],
+  ): MessageDraft {
     const badUrls = urlErrors(embeds);
     if (badUrls.length > 0) throw ApiError.form(badUrls);
     const draft = normalizeDraft({ content, embeds });
-    if (!draft) throw new ApiError(ErrorCode.EmptyMessage);
-    return draft;
+    if (!draft && components.length === 0) throw new ApiError(ErrorCode.EmptyMessage);
+    return draft ?? { embeds: [] };
   }
 
   /**

@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { Type } from 'class-transformer';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { ActionRowDto } from './component.dto';
 import { EmbedDto } from './embed.dto';
 
 /** Discord's nonce: a string of at most 25 characters, or an integer. */
@@ -107,6 +108,15 @@ export class CreateMessageDto {
   @ArrayMaxSize(10)
   @IsObject({ each: true })
   embeds?: EmbedDto[];
+
+  /**
+   * Bots only: up to 5 action rows of buttons (up to 5 a row) or a select menu (alone in its row),
+   * Discord's message components. A user's message with components is refused (400).
+   */
+  @ApiProperty({ required: false, type: [ActionRowDto] })
+  @IsOptional()
+  @IsArray()
+  components?: ActionRowDto[];
 
   /**
    * Echoed in the response and in the MESSAGE_CREATE event, so a client can match the message it

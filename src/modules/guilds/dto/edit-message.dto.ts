@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ActionRowDto } from './component.dto';
 import { EmbedDto } from './embed.dto';
 
 /** What an author may change; a field left out stays. The result needs content or an embed. */
@@ -17,4 +18,10 @@ export class EditMessageDto {
   @ArrayMaxSize(10)
   @IsObject({ each: true })
   embeds?: EmbedDto[];
+
+  /** Bots only: new components (replace the old ones; `[]` removes them), up to 5 action rows. */
+  @ApiProperty({ required: false, type: [ActionRowDto] })
+  @IsOptional()
+  @IsArray()
+  components?: ActionRowDto[];
 }
