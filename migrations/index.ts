@@ -59,7 +59,7 @@ export const MIGRATIONS: MixedList<Function> = [
   RoleStyleMemberNick1796000001000,
   MessageReactions1796000002000,
   GuildBans1796000003000,
-  Interactions1796000013000,
   ApplicationCommands1796000010000,
   MessageComponents1796000012000,
+  Interactions1796000013000,
 ];

@@ -5,6 +5,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { EventName } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import type { AllowedMentionsDto } from './dto/create-message.dto';
+import { messageComponentsOf } from './components/components';
 import { normalizeDraft, urlErrors, type Embed } from './embeds/embed';
 import { GuildAccessService } from './guild-access.service';
 import { GuildMembersService } from './guild-members.service';
@@ -27,6 +28,8 @@ export interface InteractionMessageDraft {
   embeds?: Embed[];
   allowed_mentions?: AllowedMentionsDto;
   flags?: number;
+  /** Action rows (as sent: checked here); omitted on an edit keeps them, `[]` clears them. */
+  components?: unknown;
 }
 
 /** Whose message it is: the interaction, its application and the application's bot. */
@@ -97,7 +100,8 @@ export class InteractionMessagesWriter {
     id: string,
     loading: boolean,
   ): Promise<MessageEntity> {
-    const body = loading ? { content: '', embeds: [] } : checkedDraft(draft);
+    const components = loading ? [] : (messageComponentsOf(draft.components, true) ?? []);
+    const body = loading ? { content: '', embeds: [] } : checkedDraft(draft, components.length);
     const mentions = await this.mentions(m, source, body.content, draft.allowed_mentions);
     return m.getRepository(MessageEntity).create({
       id,
@@ -108,6 +112,7 @@ export class InteractionMessagesWriter {
       webhookAvatar: null,
       content: body.content,
       embeds: body.embeds,
+      components,
       ...mentions,
       pinnedAt: null,
       nonce: null,
@@ -132,10 +137,11 @@ export class InteractionMessagesWriter {
     draft: InteractionMessageDraft,
   ): Promise<MessageResponse> {
     const row = await this.owned(m, source, messageId, true);
-    const body = checkedDraft({
-      content: draft.content ?? row.content,
-      embeds: draft.embeds ?? row.embeds,
-    });
+    row.components = messageComponentsOf(draft.components, true) ?? row.components;
+    const body = checkedDraft(
+      { content: draft.content ?? row.content, embeds: draft.embeds ?? row.embeds },
+      row.components.length,
+    );
     row.content = body.content;
     row.embeds = body.embeds;
     Object.assign(row, await this.mentions(m, source, row.content, draft.allowed_mentions));
@@ -148,6 +154,7 @@ export class InteractionMessagesWriter {
       {
         content: row.content,
         embeds: row.embeds,
+        components: row.components,
         mentions: row.mentions,
         mentionRoles: row.mentionRoles,
         mentionEveryone: row.mentionEveryone,
@@ -233,15 +240,19 @@ export class InteractionMessagesWriter {
   }
 }
 
-/** Content and embeds checked as every message's are (400 with the field, or EMPTY_MESSAGE). */
-export function checkedDraft(draft: Pick<InteractionMessageDraft, 'content' | 'embeds'>): {
-  content: string;
-  embeds: Embed[];
-} {
+/**
+ * Content and embeds checked as every message's are (400 with the field); nothing to show at all
+ * (no content, embed or component) is EMPTY_MESSAGE.
+ */
+export function checkedDraft(
+  draft: Pick<InteractionMessageDraft, 'content' | 'embeds'>,
+  components: number,
+): { content: string; embeds: Embed[] } {
   const embeds = draft.embeds ?? [];
   const badUrls = urlErrors(embeds);
   if (badUrls.length > 0) throw ApiError.form(badUrls);
   const normal = normalizeDraft({ content: draft.content, embeds });
-  if (!normal) throw new ApiError(ErrorCode.EmptyMessage);
+  if (!normal && components === 0) throw new ApiError(ErrorCode.EmptyMessage);
+  if (!normal) return { content: '', embeds: [] };
   return { content: normal.content ?? '', embeds: normal.embeds };
 }

@@ -1,19 +1,8 @@
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
+import { ComponentType } from '../guilds/components/components';
 import type { OptionReferences } from './command-options';
-
-/** Discord's component types. */
-export const ComponentType = {
-  ACTION_ROW: 1,
-  BUTTON: 2,
-  STRING_SELECT: 3,
-  TEXT_INPUT: 4,
-  USER_SELECT: 5,
-  ROLE_SELECT: 6,
-  MENTIONABLE_SELECT: 7,
-  CHANNEL_SELECT: 8,
-} as const;
 
 interface StoredComponent {
   type: number;
@@ -49,7 +38,7 @@ export function componentOf(
     throw ApiError.field('data.custom_id', FieldErrorCode.BaseTypeInvalid, 'Unknown component.');
   }
   const out: ClickedComponent = { type: found.type, custom_id: found.custom_id! };
-  if (found.type === ComponentType.BUTTON) return out;
+  if (found.type === ComponentType.Button) return out;
   const values = data.values;
   const min = found.min_values ?? 1;
   const max = found.max_values ?? 1;
@@ -62,7 +51,7 @@ export function componentOf(
     throw ApiError.field('data.values', FieldErrorCode.BaseTypeInvalid);
   }
   const valid =
-    found.type === ComponentType.STRING_SELECT
+    found.type === ComponentType.StringSelect
       ? values.every((v) => found.options?.some((o) => o.value === v))
       : values.every((v) => parseSnowflake(v) !== null);
   if (!valid) throw ApiError.field('data.values', FieldErrorCode.BaseTypeInvalid);
@@ -80,10 +69,10 @@ export function selectedReferences(type: number, values: string[]): OptionRefere
     focused: 0,
   };
   const into: Partial<Record<number, Set<string>>> = {
-    [ComponentType.USER_SELECT]: refs.users,
-    [ComponentType.ROLE_SELECT]: refs.roles,
-    [ComponentType.MENTIONABLE_SELECT]: refs.mentionables,
-    [ComponentType.CHANNEL_SELECT]: refs.channels,
+    [ComponentType.UserSelect]: refs.users,
+    [ComponentType.RoleSelect]: refs.roles,
+    [ComponentType.MentionableSelect]: refs.mentionables,
+    [ComponentType.ChannelSelect]: refs.channels,
   };
   const set = into[type];
   if (!set) return null;
@@ -102,13 +91,13 @@ export function modalValues(rows: unknown): unknown[] {
     const inputs = (row as StoredComponent | null)?.components;
     if (!Array.isArray(inputs) || inputs.length !== 1) throw bad();
     return {
-      type: ComponentType.ACTION_ROW,
+      type: ComponentType.ActionRow,
       components: inputs.map((input: unknown) => {
         const { custom_id, value } = (input ?? {}) as { custom_id?: unknown; value?: unknown };
         if (typeof custom_id !== 'string' || typeof value !== 'string' || value.length > 4000) {
           throw bad();
         }
-        return { type: ComponentType.TEXT_INPUT, custom_id, value };
+        return { type: ComponentType.TextInput, custom_id, value };
       }),
     };
   });

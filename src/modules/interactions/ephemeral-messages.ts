@@ -4,6 +4,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
+import { messageComponentsOf } from '../guilds/components/components';
 import type { MessageResponse } from '../guilds/guild.response';
 import { checkedDraft, type InteractionMessageDraft } from '../guilds/interaction-messages.writer';
 import { EphemeralMessageEntity, type InteractionEntity } from './interaction.entity';
@@ -46,14 +47,16 @@ export class EphemeralMessages {
     draft: InteractionMessageDraft,
   ): Promise<MessageResponse> {
     const loading = (current.flags & 128) !== 0;
-    const body = checkedDraft({
-      content: draft.content ?? current.content,
-      embeds: draft.embeds ?? current.embeds,
-    });
+    const components = messageComponentsOf(draft.components, true) ?? current.components;
+    const body = checkedDraft(
+      { content: draft.content ?? current.content, embeds: draft.embeds ?? current.embeds },
+      components.length,
+    );
     const message: MessageResponse = {
       ...current,
       content: body.content,
       embeds: body.embeds,
+      components,
       flags: current.flags & ~128,
       edited_timestamp: loading ? null : new Date().toISOString(),
     };

@@ -10,6 +10,7 @@ import { flattenValidationErrors } from '../../common/errors/validation';
 import { UserDispatchEvents } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import type { MessageResponse } from '../guilds/guild.response';
+import { readModalComponents } from '../guilds/components/components';
 import { ApplicationsService } from '../oauth2/applications.service';
 import {
   AutocompleteResultDto,
@@ -134,6 +135,8 @@ export class InteractionResponses {
       }
       default: {
         const modal = checked(ModalDto, dto.data);
+        const inputs = readModalComponents(modal.components, 'data.components');
+        if (inputs.errors.length > 0) throw ApiError.form(inputs.errors);
         return async (m) => {
           await m.query(
             `UPDATE interactions SET metadata = metadata || jsonb_build_object('modal_custom_id', $2::text)
@@ -145,7 +148,7 @@ export class InteractionResponses {
             channel_id: interaction.channelId,
             title: modal.title,
             custom_id: modal.custom_id,
-            components: modal.components,
+            components: inputs.components,
             application: { id: interaction.applicationId, name: app?.name ?? '', icon: app?.icon ?? null },
           });
           return null;
