@@ -88,6 +88,46 @@ export class MessageReferenceResponse {
   guild_id: string;
 }
 
+/** Discord's message interaction object (deprecated there, still sent and still read). */
+export class MessageInteractionResponse {
+  /** The interaction's id. */
+  id: string;
+  /** Its type: 2 application command, 3 component, 5 modal submit. */
+  type: number;
+  /** The command's name (empty for components and modals). */
+  name: string;
+  /** Who invoked it. */
+  user: UserPartialResponse;
+}
+
+/** Discord's message interaction metadata. */
+export class MessageInteractionMetadataResponse {
+  id: string;
+  /** 2 application command, 3 component, 5 modal submit. */
+  type: number;
+  user: UserPartialResponse;
+  /** Where it was authorised: `{"0": guild_id}` (guild install). */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  authorizing_integration_owners: Record<string, string>;
+  @ApiProperty({ required: false })
+  name?: string;
+  /** The command's type (1 chat input, 2 user, 3 message). */
+  @ApiProperty({ required: false })
+  command_type?: number;
+  /** For a follow-up: the interaction's original response. */
+  @ApiProperty({ required: false })
+  original_response_message_id?: string;
+  /** For a component's interaction: the message the component is on. */
+  @ApiProperty({ required: false })
+  interacted_message_id?: string;
+  /** For a user command: its target. */
+  @ApiProperty({ required: false, type: () => UserPartialResponse })
+  target_user?: UserPartialResponse;
+  /** For a message command: its target. */
+  @ApiProperty({ required: false })
+  target_message_id?: string;
+}
+
 /**
  * A message, with the fields of Discord's message object that bot libraries read (Parley has no
  * attachments or TTS: those are always empty, false or 0).
@@ -164,46 +204,6 @@ export class MessageResponse {
   /** Echoed from the request that created it (POST only). */
   @ApiProperty({ required: false, oneOf: [{ type: 'string' }, { type: 'integer' }] })
   nonce?: string | number;
-}
-
-/** Discord's message interaction object (deprecated there, still sent and still read). */
-export class MessageInteractionResponse {
-  /** The interaction's id. */
-  id: string;
-  /** Its type: 2 application command, 3 component, 5 modal submit. */
-  type: number;
-  /** The command's name (empty for components and modals). */
-  name: string;
-  /** Who invoked it. */
-  user: UserPartialResponse;
-}
-
-/** Discord's message interaction metadata. */
-export class MessageInteractionMetadataResponse {
-  id: string;
-  /** 2 application command, 3 component, 5 modal submit. */
-  type: number;
-  user: UserPartialResponse;
-  /** Where it was authorised: `{"0": guild_id}` (guild install). */
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
-  authorizing_integration_owners: Record<string, string>;
-  @ApiProperty({ required: false })
-  name?: string;
-  /** The command's type (1 chat input, 2 user, 3 message). */
-  @ApiProperty({ required: false })
-  command_type?: number;
-  /** For a follow-up: the interaction's original response. */
-  @ApiProperty({ required: false })
-  original_response_message_id?: string;
-  /** For a component's interaction: the message the component is on. */
-  @ApiProperty({ required: false })
-  interacted_message_id?: string;
-  /** For a user command: its target. */
-  @ApiProperty({ required: false, type: () => UserPartialResponse })
-  target_user?: UserPartialResponse;
-  /** For a message command: its target. */
-  @ApiProperty({ required: false })
-  target_message_id?: string;
 }
 
 /** A pinned message in Discord's newer pins list. */

@@ -11,6 +11,7 @@ import { GuildAccessService } from './guild-access.service';
 import { GuildMembersService } from './guild-members.service';
 import type { MessageResponse } from './guild.response';
 import { guildRolesAmong, mentionsEveryone, requestedMentions } from './message-mentions';
+import { UserEntity } from '../users/user.entity';
 import { MessageRenderer } from './message-renderer';
 import { MessageEntity, type InteractionMetadata } from './message.entity';
 import { messageEvent } from './messages.service';
@@ -107,6 +108,7 @@ export class InteractionMessagesWriter {
       id,
       channelId: source.channelId,
       authorId: source.botUserId,
+      author: await m.findOneBy(UserEntity, { id: source.botUserId }),
       webhookId: null,
       webhookName: null,
       webhookAvatar: null,
@@ -196,6 +198,7 @@ export class InteractionMessagesWriter {
     const qb = m
       .getRepository(MessageEntity)
       .createQueryBuilder('msg')
+      .leftJoinAndSelect('msg.author', 'author')
       .where('msg.id = :messageId AND msg.channel_id = :channelId', {
         messageId,
         channelId: source.channelId,
@@ -204,7 +207,8 @@ export class InteractionMessagesWriter {
         interactionId: source.interactionId,
         componentMessageId: source.componentMessageId ?? '0',
       });
-    if (lock) qb.setLock('pessimistic_write');
+    // The message row only (its author is on the nullable side of the join).
+    if (lock) qb.setLock('pessimistic_write', undefined, ['msg']);
     const row = await qb.getOne();
     if (!row) throw new ApiError(ErrorCode.UnknownMessage);
     return row;

@@ -11,8 +11,10 @@ import {
   IsString,
   Length,
   MaxLength,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
+import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { AllowedMentionsDto } from '../../guilds/dto/create-message.dto';
 import { EmbedDto } from '../../guilds/dto/embed.dto';
 
@@ -85,7 +87,19 @@ export class AutocompleteChoiceDto {
   @Length(1, 100)
   name: string;
 
+  /** What the option takes when chosen: a string (≤ 100) or a number. */
   @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }] })
+  @ValidateBy(
+    {
+      name: 'isChoiceValue',
+      validator: {
+        validate: (v: unknown) =>
+          (typeof v === 'string' && v.length <= 100) || (typeof v === 'number' && Number.isFinite(v)),
+        defaultMessage: () => '$property must be a string of at most 100 characters or a number',
+      },
+    },
+    { context: { code: FieldErrorCode.BaseTypeInvalid } },
+  )
   value: string | number;
 }
 
