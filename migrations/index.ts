@@ -23,6 +23,7 @@ import { MessagePinsMentionRolesNonces1796000000000 } from './1796000000000-Mess
 import { MessageReactions1796000002000 } from './1796000002000-MessageReactions';
 import { RoleStyleMemberNick1796000001000 } from './1796000001000-RoleStyleMemberNick';
 import { GuildBans1796000003000 } from './1796000003000-GuildBans';
+import { ApplicationInteractionsEndpoint1796000011000 } from './1796000011000-ApplicationInteractionsEndpoint';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -56,4 +57,5 @@ export const MIGRATIONS: MixedList<Function> = [
   RoleStyleMemberNick1796000001000,
   MessageReactions1796000002000,
   GuildBans1796000003000,
+  ApplicationInteractionsEndpoint1796000011000,
 ];

@@ -28,6 +28,26 @@ export const UPDATE_APPLICATION_EXAMPLES: BodyExamples = {
     value: { redirect_uris: [EXAMPLE.redirectUri, 'http://localhost:3000/callback'] },
   },
   private_bot: { summary: 'Only the owner may add the bot', value: { bot_public: false } },
+  interactions_endpoint: {
+    summary: 'Receive interactions over HTTP (verified when set)',
+    value: { interactions_endpoint_url: 'https://bot.example.com/interactions' },
+  },
+  gateway_interactions: {
+    summary: 'Clear the endpoint: interactions arrive on the gateway',
+    value: { interactions_endpoint_url: null },
+  },
+};
+
+export const CURRENT_APPLICATION_UPDATE_EXAMPLES: BodyExamples = {
+  interactions_endpoint: UPDATE_APPLICATION_EXAMPLES.interactions_endpoint,
+  description: {
+    summary: 'Describe the application',
+    value: { description: 'Posts build and deployment news.' },
+  },
+  message_content: {
+    summary: 'Ask for the MESSAGE_CONTENT intent',
+    value: { flags: 1 << 19 },
+  },
 };
 
 export const CLIENT_SECRET_RESET_EXAMPLES: BodyExamples = {
