@@ -28,18 +28,14 @@ export const UPDATE_APPLICATION_EXAMPLES: BodyExamples = {
     value: { redirect_uris: [EXAMPLE.redirectUri, 'http://localhost:3000/callback'] },
   },
   private_bot: { summary: 'Only the owner may add the bot', value: { bot_public: false } },
-  interactions_endpoint: {
-    summary: 'Receive interactions over HTTP (verified when set)',
-    value: { interactions_endpoint_url: 'https://bot.example.com/interactions' },
-  },
+  // No example sets a URL: it is verified by calling it, and an example's host answers nothing.
   gateway_interactions: {
-    summary: 'Clear the endpoint: interactions arrive on the gateway',
+    summary: 'Clear the interactions endpoint: interactions arrive on the gateway',
     value: { interactions_endpoint_url: null },
   },
 };
 
 export const CURRENT_APPLICATION_UPDATE_EXAMPLES: BodyExamples = {
-  interactions_endpoint: UPDATE_APPLICATION_EXAMPLES.interactions_endpoint,
   description: {
     summary: 'Describe the application',
     value: { description: 'Posts build and deployment news.' },
@@ -48,6 +44,7 @@ export const CURRENT_APPLICATION_UPDATE_EXAMPLES: BodyExamples = {
     summary: 'Ask for the MESSAGE_CONTENT intent',
     value: { flags: 1 << 19 },
   },
+  gateway_interactions: UPDATE_APPLICATION_EXAMPLES.gateway_interactions,
 };
 
 export const CLIENT_SECRET_RESET_EXAMPLES: BodyExamples = {
