@@ -115,7 +115,9 @@ describe('OutboundHttp', () => {
       hits += 1;
       res.end('ok');
     });
-    for (const host of ['localhost', '127.0.0.1', '[::ffff:127.0.0.1]', '[::1]']) {
+    // The URL parser turns 2130706433 and 0x7f.1 into 127.0.0.1: judged as that.
+    const hosts = ['localhost', '127.0.0.1', '2130706433', '0x7f.1', '[::ffff:127.0.0.1]', '[::1]'];
+    for (const host of hosts) {
       const e = await failure(outbound.post({ url: `http://${host}:${port}/`, body: '' }));
       expect(e.reason).toBe('address_refused');
       expect(e.detail).toMatch(/loopback address/);
@@ -155,7 +157,10 @@ describe('OutboundHttp', () => {
       res.end('boom');
     });
     const res = await outbound.post({ url: url(small), body: '' });
-    expect({ status: res.status, body: res.body.toString() }).toEqual({ status: 500, body: 'boom' });
+    expect({ status: res.status, body: res.body.toString() }).toEqual({
+      status: 500,
+      body: 'boom',
+    });
     outbound.onModuleDestroy();
   });
 });
