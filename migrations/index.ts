@@ -26,6 +26,7 @@ import { GuildBans1796000003000 } from './1796000003000-GuildBans';
 import { Interactions1796000013000 } from './1796000013000-Interactions';
 import { ApplicationCommands1796000010000 } from './1796000010000-ApplicationCommands';
 import { MessageComponents1796000012000 } from './1796000012000-MessageComponents';
+import { ApplicationInteractionsEndpoint1796000011000 } from './1796000011000-ApplicationInteractionsEndpoint';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -60,6 +61,7 @@ export const MIGRATIONS: MixedList<Function> = [
   MessageReactions1796000002000,
   GuildBans1796000003000,
   ApplicationCommands1796000010000,
+  ApplicationInteractionsEndpoint1796000011000,
   MessageComponents1796000012000,
   Interactions1796000013000,
 ];

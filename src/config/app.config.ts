@@ -98,6 +98,13 @@ export class AppConfig {
   readonly rateLimits: { enabled: boolean; buckets: BucketTable };
   /** Whether banned IPs are refused (off only to measure the check's cost in load benchmarks). */
   readonly ipBans: boolean;
+  /**
+   * Requests Parley makes to URLs users give (interaction endpoints): `allowPrivate` lets them
+   * reach loopback, link-local and private addresses (OUTBOUND_ALLOW_PRIVATE=true: tests, or an
+   * instance whose bots run beside it on a private network); off, those are refused after DNS
+   * resolution.
+   */
+  readonly outbound: { allowPrivate: boolean };
   readonly secretKey: Buffer;
   /**
    * OpenID Connect ID-token keys, as given (parsed once at boot by the OAuth2 module's key
@@ -256,6 +263,7 @@ export class AppConfig {
     }
     this.rateLimits = { enabled: on(env.RATE_LIMITS, true), buckets };
     this.ipBans = on(env.IP_BANS, true);
+    this.outbound = { allowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true' };
     this.secretKey = env.SECRET_KEY
       ? Buffer.from(env.SECRET_KEY, 'hex')
       : loadOrCreateSecretKey(this.dataDir);

@@ -99,6 +99,8 @@ export class EnvSchema {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(400) HEAP_GROWING_PERCENT?: number;
   @IsOptional() @IsIn(['on', 'off']) RATE_LIMITS?: string;
   @IsOptional() @IsIn(['on', 'off']) IP_BANS?: string;
+  /** Outbound requests (interaction endpoints) may reach loopback and private addresses. */
+  @IsOptional() @IsIn(['true', 'false']) OUTBOUND_ALLOW_PRIVATE?: string;
   @IsOptional()
   @Matches(/^\s*([a-z0-9:_-]+=\d+\/\d+(ms|s|m|h)\s*)(,\s*[a-z0-9:_-]+=\d+\/\d+(ms|s|m|h)\s*)*$/, {
     message: 'must look like "bucket=limit/window,…" e.g. "global=100/1s,auth:login=5/10s"',

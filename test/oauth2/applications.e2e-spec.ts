@@ -36,6 +36,7 @@ describe('OAuth2 applications and bots', () => {
       bot_public: true,
       bot_require_code_grant: false,
       redirect_uris: [REDIRECT, 'http://127.0.0.1:8080/cb'],
+      interactions_endpoint_url: null,
       client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       bot: {
         id: expect.stringMatching(/^\d+$/),

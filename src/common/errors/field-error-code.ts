@@ -64,6 +64,7 @@ export enum FieldErrorCode {
   BotScopeRequired = 'BOT_SCOPE_REQUIRED',
   BotFlagsInvalid = 'BOT_FLAGS_INVALID',
   PermissionsInvalid = 'PERMISSIONS_INVALID',
+  ApplicationInteractionsEndpointUrlInvalid = 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
 
   // Guilds and webhooks.
   UnknownRole = 'UNKNOWN_ROLE',
@@ -166,6 +167,9 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
     message: 'Only FRIENDLY_BOT (16) and FRIENDLY_BOT_MANUAL_APPROVAL (32) may be set.',
   },
   [FieldErrorCode.PermissionsInvalid]: { message: 'permissions is out of range.' },
+  [FieldErrorCode.ApplicationInteractionsEndpointUrlInvalid]: {
+    message: 'The specified interactions endpoint url could not be verified.',
+  },
 
   [FieldErrorCode.UnknownRole]: { message: 'Every role must belong to this guild.' },
   [FieldErrorCode.MessageReferenceUnknownMessage]: {

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { encryptSecret } from '../../common/crypto/tokens';
+import { decryptSecret, encryptSecret } from '../../common/crypto/tokens';
 import { AppConfig } from '../../config/app.config';
+
+const MAX_CACHED_SIGNING_KEYS = 10_000;
 
 /** A new application key pair: the public key as Discord shows it, the private key sealed. */
 export interface ApplicationKeyPair {
@@ -18,6 +20,9 @@ export interface ApplicationKeyPair {
  */
 @Injectable()
 export class ApplicationKeys {
+  /** Unsealed private keys by application id, with the public key they belong to. */
+  private readonly signingKeys = new Map<string, { verifyKey: string; key: KeyObject }>();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly config: AppConfig,
@@ -51,5 +56,28 @@ export class ApplicationKeys {
       [app.id],
     );
     return row?.verify_key ?? pair.verifyKey;
+  }
+
+  /**
+   * The application's private key, unsealed (made now if the application has none yet). Kept in
+   * memory as a KeyObject, which never serializes its key material (nothing logs it by mistake).
+   */
+  async signingKeyOf(app: { id: string; verifyKey: string | null }): Promise<KeyObject> {
+    const known = this.signingKeys.get(app.id);
+    if (known && known.verifyKey === app.verifyKey) return known.key;
+    await this.verifyKeyOf(app);
+    const [row] = await this.db.query<Array<{ verify_key: string; signing_key_encrypted: string }>>(
+      'SELECT verify_key, signing_key_encrypted FROM oauth2_applications WHERE id = $1',
+      [app.id],
+    );
+    if (!row?.signing_key_encrypted) throw new Error(`application ${app.id} has no signing key`);
+    const key = createPrivateKey({
+      key: Buffer.from(decryptSecret(this.config.secretKey, row.signing_key_encrypted), 'base64'),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    if (this.signingKeys.size >= MAX_CACHED_SIGNING_KEYS) this.signingKeys.clear();
+    this.signingKeys.set(app.id, { verifyKey: row.verify_key, key });
+    return key;
   }
 }

@@ -78,6 +78,10 @@ export class ApplicationEntity {
   @Column({ name: 'signing_key_encrypted', type: 'text', nullable: true, select: false })
   signingKeyEncrypted: string | null;
 
+  /** Where interactions are POSTed, signed (null: over the gateway); set once verified. */
+  @Column({ name: 'interactions_endpoint_url', type: 'varchar', length: 2048, nullable: true })
+  interactionsEndpointUrl: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

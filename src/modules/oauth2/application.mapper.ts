@@ -42,6 +42,7 @@ export function toApplication(
     bot_public: app.botPublic,
     bot_require_code_grant: app.botRequireCodeGrant,
     redirect_uris: app.redirectUris,
+    interactions_endpoint_url: app.interactionsEndpointUrl,
     bot: toApplicationBot(app, bot, secrets.botToken),
   };
   if (secrets.clientSecret !== undefined) out.client_secret = secrets.clientSecret;
@@ -73,6 +74,7 @@ export function toApplicationsMe(app: ApplicationEntity, bot: UserEntity): Appli
     bot_public: app.botPublic,
     bot_require_code_grant: app.botRequireCodeGrant,
     flags: app.flags,
+    interactions_endpoint_url: app.interactionsEndpointUrl,
     bot: toApplicationBot(app, bot),
   };
 }
@@ -107,7 +109,7 @@ export function toDiscordApplication(
     flags: app.flags,
     rpc_origins: [],
     team: null,
-    interactions_endpoint_url: null,
+    interactions_endpoint_url: app.interactionsEndpointUrl,
     redirect_uris: app.redirectUris,
   };
 }

@@ -33,6 +33,9 @@ export class ApplicationResponse {
   bot_require_code_grant: boolean;
   @ApiProperty({ type: [String], example: ['https://example.com/callback'] })
   redirect_uris: string[];
+  /** Where interactions are POSTed; null: they arrive on the bot's gateway session. */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  interactions_endpoint_url: string | null;
   /** Only in the create and client-secret reset responses. */
   client_secret?: string;
   bot?: ApplicationBotResponse;
@@ -69,6 +72,9 @@ export class ApplicationsMeResponse {
   bot_require_code_grant: boolean;
   /** ApplicationFlags bitfield. */
   flags: number;
+  /** Where interactions are POSTed; null: they arrive on the bot's gateway session. */
+  @ApiProperty({ type: String, nullable: true, example: null })
+  interactions_endpoint_url: string | null;
   bot?: ApplicationBotResponse;
 }
 

@@ -29,6 +29,7 @@ import { BotProfileService } from './bot-profile.service';
 import {
   ApplicationCreateDto,
   ApplicationUpdateDto,
+  CurrentApplicationUpdateDto,
   ApplicationDeleteDto,
   BotTokenResetDto,
   ClientSecretResetDto,
@@ -40,8 +41,17 @@ import {
   BOT_TOKEN_RESET_EXAMPLES,
   CLIENT_SECRET_RESET_EXAMPLES,
   CREATE_APPLICATION_EXAMPLES,
+  CURRENT_APPLICATION_UPDATE_EXAMPLES,
   UPDATE_APPLICATION_EXAMPLES,
 } from './oauth2.examples';
+
+/** What setting `interactions_endpoint_url` may be refused with. */
+const INTERACTIONS_ENDPOINT_ERRORS = [
+  ['interactions_endpoint_url', FieldErrorCode.ApplicationInteractionsEndpointUrlInvalid],
+  ['interactions_endpoint_url', FieldErrorCode.UrlTypeInvalidUrl],
+  ['interactions_endpoint_url', FieldErrorCode.UrlTypeInvalidScheme],
+  ['interactions_endpoint_url', FieldErrorCode.BaseTypeMaxLength],
+] as const;
 
 @ApiTags('OAuth2 applications')
 @Controller()
@@ -135,6 +145,27 @@ export class ApplicationsController {
     return this.apps.getForBot(caller.applicationId);
   }
 
+  /** Discord's "Edit Current Application": the calling bot's own application. */
+  @Patch('applications/@me')
+  @Auth({ kind: 'bot' })
+  @ApiOperation({
+    operationId: 'update_current_application',
+    summary: 'Update the calling bot’s application',
+    description:
+      'For **botToken** only (Discord’s "Edit Current Application"): `description`, the ' +
+      'gateway intent `flags` and `interactions_endpoint_url`, verified when set as in ' +
+      '`PATCH /oauth2/applications/{id}`.',
+  })
+  @ApiOkResponse({ type: ApplicationsMeResponse, description: 'The updated application.' })
+  @ApiErrors(['flags', FieldErrorCode.BaseTypeChoices], ...INTERACTIONS_ENDPOINT_ERRORS)
+  @ApiBody({ type: CurrentApplicationUpdateDto, examples: CURRENT_APPLICATION_UPDATE_EXAMPLES })
+  updateCurrent(
+    @CurrentCaller() caller: BotCaller,
+    @Body() dto: CurrentApplicationUpdateDto,
+  ): Promise<ApplicationsMeResponse> {
+    return this.apps.updateForBot(caller.applicationId, dto);
+  }
+
   /** One of the caller's applications (404 for anyone else's). */
   @Get('oauth2/applications/:id')
   @Auth({ kind: 'user' })
@@ -169,13 +200,20 @@ export class ApplicationsController {
   @ApiOperation({
     operationId: 'update_oauth2_application',
     summary: 'Update an application',
-    description: 'Name, bot visibility and redirect URIs.',
+    description:
+      'Name, bot visibility, redirect URIs, gateway intent flags and the interactions endpoint ' +
+      'URL. A new `interactions_endpoint_url` is verified before it is kept: a signed PING must ' +
+      'be answered 200 `{"type": 1}` and one with an invalid signature 401 (3 s each, no ' +
+      'redirects, public addresses only unless OUTBOUND_ALLOW_PRIVATE=true); otherwise 400 with ' +
+      'a field error saying why. null or empty clears it.',
   })
   @ApiOkResponse({ type: ApplicationResponse, description: 'The updated application.' })
   @ApiErrors(
     ErrorCode.UnknownApplication,
     ['redirect_uris', FieldErrorCode.RedirectUriInvalid],
     ['redirect_uris', FieldErrorCode.BaseTypeMaxLength],
+    ['flags', FieldErrorCode.BaseTypeChoices],
+    ...INTERACTIONS_ENDPOINT_ERRORS,
   )
   @ApiBody({ type: ApplicationUpdateDto, examples: UPDATE_APPLICATION_EXAMPLES })
   update(

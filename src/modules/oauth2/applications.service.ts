@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import type { SessionCaller } from '../../common/auth/caller';
 import { randomToken, sha256 } from '../../common/crypto/tokens';
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError, type FieldError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
@@ -30,12 +30,30 @@ import type {
   BotTokenResetResponse,
   DiscordApplicationResponse,
 } from './application.response';
-import type { ApplicationCreateDto, ApplicationUpdateDto } from './dto/application.dto';
+import type {
+  ApplicationCreateDto,
+  ApplicationUpdateDto,
+  CurrentApplicationUpdateDto,
+} from './dto/application.dto';
+import { InteractionsEndpointSetting } from './interactions-endpoint/interactions-endpoint-setting';
 import { redirectUriErrors } from './redirect-uris';
 import { OWNER_SETTABLE_APPLICATION_FLAGS } from './application-flags';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { CHANGES_CHANNEL, DatabaseNotifications } from '../../database/notifications';
 import { TaggedCache } from '../../common/cache/tagged-cache';
+
+/** Only the gateway intent flags are the owner's (or the bot's) to set. */
+function flagsErrors(flags: number | undefined): FieldError[] {
+  if (flags == null || (flags & ~OWNER_SETTABLE_APPLICATION_FLAGS) === 0) return [];
+  return [
+    {
+      path: 'flags',
+      code: FieldErrorCode.BaseTypeChoices,
+      message:
+        'Only GATEWAY_GUILD_MEMBERS_LIMITED (32768) and GATEWAY_MESSAGE_CONTENT_LIMITED (524288) may be set.',
+    },
+  ];
+}
 
 /** `<application_id>.<secret>`: the secret is what is hashed and stored. */
 export function newBotToken(applicationId: string): { token: string; hash: Buffer } {
@@ -59,6 +77,7 @@ export class ApplicationsService implements OnModuleInit {
     private readonly audit: AuditLog,
     @Inject(BOT_GUILD_INSTALLER) private readonly installer: BotGuildInstaller,
     private readonly keys: ApplicationKeys,
+    private readonly endpointSetting: InteractionsEndpointSetting,
   ) {}
 
   onModuleInit(): void {
@@ -128,6 +147,7 @@ export class ApplicationsService implements OnModuleInit {
         botTokenHash: botToken.hash,
         verifyKey,
         signingKeyEncrypted,
+        interactionsEndpointUrl: null,
         createdAt: new Date(),
       });
       await m.getRepository(ApplicationEntity).insert(app);
@@ -161,34 +181,55 @@ export class ApplicationsService implements OnModuleInit {
     id: string,
     dto: ApplicationUpdateDto,
   ): Promise<ApplicationResponse> {
-    const errors = redirectUriErrors(dto.redirect_uris);
-    if (dto.flags != null && (dto.flags & ~OWNER_SETTABLE_APPLICATION_FLAGS) !== 0) {
-      errors.push({
-        path: 'flags',
-        code: FieldErrorCode.BaseTypeChoices,
-        message:
-          'Only GATEWAY_GUILD_MEMBERS_LIMITED (32768) and GATEWAY_MESSAGE_CONTENT_LIMITED (524288) may be set.',
-      });
-    }
+    const errors = [...redirectUriErrors(dto.redirect_uris), ...flagsErrors(dto.flags)];
     if (errors.length) throw ApiError.form(errors);
     const app = await this.getOwned(ownerId, id);
     if (dto.name != null) app.name = dto.name;
     if (dto.bot_public != null) app.botPublic = dto.bot_public;
     if (dto.bot_require_code_grant != null) app.botRequireCodeGrant = dto.bot_require_code_grant;
     if (dto.redirect_uris !== undefined) app.redirectUris = dto.redirect_uris ?? [];
+    await this.save(app, dto);
+    return toApplication(app, await this.users.getById(app.botUserId));
+  }
+
+  /** Discord's "Edit Current Application": the calling bot's description, flags, endpoint URL. */
+  async updateForBot(
+    applicationId: string,
+    dto: CurrentApplicationUpdateDto,
+  ): Promise<ApplicationsMeResponse> {
+    const errors = flagsErrors(dto.flags);
+    if (errors.length) throw ApiError.form(errors);
+    const app = await this.find(applicationId);
+    if (!app) throw new ApiError(ErrorCode.UnknownApplication);
+    if (dto.description !== undefined) app.description = dto.description || null;
+    await this.save(app, dto);
+    return toApplicationsMe(app, await this.users.getById(app.botUserId));
+  }
+
+  /**
+   * Writes the changed application, its flags and (verified first, outside any transaction: the
+   * check waits on the endpoint) its interactions endpoint URL.
+   */
+  private async save(
+    app: ApplicationEntity,
+    dto: { flags?: number; interactions_endpoint_url?: string | null },
+  ): Promise<void> {
+    const endpoint = await this.endpointSetting.resolve(app, dto.interactions_endpoint_url);
+    if (endpoint !== undefined) app.interactionsEndpointUrl = endpoint;
     if (dto.flags != null) app.flags = dto.flags;
     await this.apps.update(
       { id: app.id },
       {
         flags: app.flags,
         name: app.name,
+        description: app.description,
         botPublic: app.botPublic,
         botRequireCodeGrant: app.botRequireCodeGrant,
         redirectUris: app.redirectUris,
+        interactionsEndpointUrl: app.interactionsEndpointUrl,
       },
     );
     this.changed(app.id);
-    return toApplication(app, await this.users.getById(app.botUserId));
   }
 
   /**

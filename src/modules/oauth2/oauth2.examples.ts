@@ -28,6 +28,23 @@ export const UPDATE_APPLICATION_EXAMPLES: BodyExamples = {
     value: { redirect_uris: [EXAMPLE.redirectUri, 'http://localhost:3000/callback'] },
   },
   private_bot: { summary: 'Only the owner may add the bot', value: { bot_public: false } },
+  // No example sets a URL: it is verified by calling it, and an example's host answers nothing.
+  gateway_interactions: {
+    summary: 'Clear the interactions endpoint: interactions arrive on the gateway',
+    value: { interactions_endpoint_url: null },
+  },
+};
+
+export const CURRENT_APPLICATION_UPDATE_EXAMPLES: BodyExamples = {
+  description: {
+    summary: 'Describe the application',
+    value: { description: 'Posts build and deployment news.' },
+  },
+  message_content: {
+    summary: 'Ask for the MESSAGE_CONTENT intent',
+    value: { flags: 1 << 19 },
+  },
+  gateway_interactions: UPDATE_APPLICATION_EXAMPLES.gateway_interactions,
 };
 
 export const CLIENT_SECRET_RESET_EXAMPLES: BodyExamples = {

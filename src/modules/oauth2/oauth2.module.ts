@@ -7,6 +7,9 @@ import { AuthModule } from '../auth/auth.module';
 import { SessionEntity } from '../auth/session.entity';
 import { GuildsModule } from '../guilds/guilds.module';
 import { StorageModule } from '../../infra/storage/storage.module';
+import { OutboundModule } from '../../infra/outbound/outbound.module';
+import { InteractionEndpointClient } from './interactions-endpoint/interaction-endpoint.client';
+import { InteractionsEndpointSetting } from './interactions-endpoint/interactions-endpoint-setting';
 import { UsersModule } from '../users/users.module';
 import { ApplicationEntity } from './application.entity';
 import { ApplicationFlagsReader, CachedApplicationFlags } from './application-flags.port';
@@ -47,6 +50,7 @@ import { OidcKeyStore } from './oidc-keys';
     AuditModule,
     GuildsModule,
     StorageModule,
+    OutboundModule,
     TypeOrmModule.forFeature([
       ApplicationEntity,
       OAuth2AuthorizationEntity,
@@ -67,6 +71,8 @@ import { OidcKeyStore } from './oidc-keys';
     OAuth2Maintenance,
     ApplicationsService,
     ApplicationKeys,
+    InteractionEndpointClient,
+    InteractionsEndpointSetting,
     BotProfileService,
     BotTokenResolver,
     ConsentService,
@@ -90,6 +96,12 @@ import { OidcKeyStore } from './oidc-keys';
     { provide: BOT_GUILD_INSTALLER, useClass: GuildBotInstaller },
     { provide: ApplicationFlagsReader, useClass: CachedApplicationFlags },
   ],
-  exports: [ApplicationsService, OAuth2TokensService, ApplicationFlagsReader],
+  exports: [
+    ApplicationsService,
+    OAuth2TokensService,
+    ApplicationFlagsReader,
+    // Delivers interactions to an application's HTTP endpoint (issue 29's interaction lifecycle).
+    InteractionEndpointClient,
+  ],
 })
 export class OAuth2Module {}

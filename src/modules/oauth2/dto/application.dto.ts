@@ -1,5 +1,14 @@
-import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
+import {
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { ReauthDto } from '../../auth/mfa/dto/reauth.dto';
 import { IsVisibleText } from '../../../common/text/visible-text';
 
@@ -44,6 +53,42 @@ export class ApplicationUpdateDto extends PartialType(ApplicationCreateDto) {
   @Min(0)
   @Max(2 ** 31 - 1)
   flags?: number;
+
+  /**
+   * Where interactions are POSTed, signed with the application's key (`verify_key`). Setting it
+   * verifies it as Discord does: a signed PING (`{"type": 1}`) must be answered 200
+   * `{"type": 1}` and one with an invalid signature refused with 401, within 3 s each, without
+   * redirects; the host must resolve to public addresses (unless the instance sets
+   * OUTBOUND_ALLOW_PRIVATE=true). null or empty clears it: interactions then arrive on the bot's
+   * gateway session.
+   */
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    required: false,
+    maxLength: 2048,
+    example: 'https://bot.example.com/interactions',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  interactions_endpoint_url?: string | null;
+}
+
+/**
+ * Discord's "Edit Current Application" (a bot token): the description, the gateway intent
+ * flags the owner may set, and the interactions endpoint URL, as in the owner's update.
+ */
+export class CurrentApplicationUpdateDto extends PickType(ApplicationUpdateDto, [
+  'flags',
+  'interactions_endpoint_url',
+] as const) {
+  /** 0-400 characters; empty clears it. */
+  @ApiProperty({ type: String, nullable: true, required: false, maxLength: 400 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(400)
+  description?: string | null;
 }
 
 /**
