@@ -40,22 +40,26 @@ describe('bots: discord.js interactions across two instances', () => {
       GatewayIntentBits.Guilds,
     ]);
     client.on(Events.InteractionCreate, (i) => {
-      const key = i.isChatInputCommand() || i.isContextMenuCommand() || i.isAutocomplete()
-        ? i.commandName
-        : null;
+      const key =
+        i.isChatInputCommand() || i.isContextMenuCommand() || i.isAutocomplete()
+          ? i.commandName
+          : null;
       const handler = key ? handlers.get(key) : undefined;
       if (handler) void handler(i).catch((err) => console.error(err));
     });
-    await client.application!.commands.set([
-      { name: 'ping', description: 'Global ping' },
-    ]);
+    await client.application!.commands.set([{ name: 'ping', description: 'Global ping' }]);
     const guild = client.guilds.cache.get(setup.g.guildId)!;
     const set = await guild.commands.set([
       {
         name: 'echo',
         description: 'Echo text',
         options: [
-          { name: 'text', description: 'What to say', type: ApplicationCommandOptionType.String, required: true },
+          {
+            name: 'text',
+            description: 'What to say',
+            type: ApplicationCommandOptionType.String,
+            required: true,
+          },
         ],
       },
       { name: 'later', description: 'Deferred answer' },
@@ -68,13 +72,22 @@ describe('bots: discord.js interactions across two instances', () => {
         name: 'fruit',
         description: 'Autocomplete',
         options: [
-          { name: 'name', description: 'Fruit', type: ApplicationCommandOptionType.String, required: true, autocomplete: true },
+          {
+            name: 'name',
+            description: 'Fruit',
+            type: ApplicationCommandOptionType.String,
+            required: true,
+            autocomplete: true,
+          },
         ],
       },
       { name: 'Who is this', type: ApplicationCommandType.User },
     ]);
     commands = new Map(set.map((c) => [c.name, { id: c.id, type: c.type }]));
-    member = await GatewayClient.ready(`ws://127.0.0.1:${setup.gatewayPort}/gateway`, setup.member.token);
+    member = await GatewayClient.ready(
+      `ws://127.0.0.1:${setup.gatewayPort}/gateway`,
+      setup.member.token,
+    );
   });
 
   afterAll(async () => {
@@ -164,7 +177,9 @@ describe('bots: discord.js interactions across two instances', () => {
       .get(`/v1/channels/${setup.g.channelId}/messages`)
       .set('Authorization', setup.owner.token);
     expect(history.status).toBe(200);
-    expect(history.body.some((m: { content: string }) => m.content === 'for your eyes')).toBe(false);
+    expect(history.body.some((m: { content: string }) => m.content === 'for your eyes')).toBe(
+      false,
+    );
   });
 
   it('a button: awaitMessageComponent, then update() edits the message', async () => {
@@ -257,7 +272,10 @@ describe('bots: discord.js interactions across two instances', () => {
           .setTitle('Feedback')
           .addComponents(
             new ActionRowBuilder<TextInputBuilder>().addComponents(
-              new TextInputBuilder().setCustomId('body').setLabel('Say').setStyle(TextInputStyle.Short),
+              new TextInputBuilder()
+                .setCustomId('body')
+                .setLabel('Say')
+                .setStyle(TextInputStyle.Short),
             ),
           );
         await i.showModal(modal);
@@ -293,7 +311,11 @@ describe('bots: discord.js interactions across two instances', () => {
     handlers.set('fruit', async (i) => {
       if (!i.isAutocomplete()) return;
       const typed = i.options.getFocused();
-      await i.respond(['apple', 'apricot', 'banana'].filter((f) => f.startsWith(typed)).map((f) => ({ name: f, value: f })));
+      await i.respond(
+        ['apple', 'apricot', 'banana']
+          .filter((f) => f.startsWith(typed))
+          .map((f) => ({ name: f, value: f })),
+      );
     });
     const at = from();
     const command = commands.get('fruit')!;
@@ -306,7 +328,12 @@ describe('bots: discord.js interactions across two instances', () => {
         guild_id: setup.g.guildId,
         channel_id: setup.g.channelId,
         nonce: 'typing',
-        data: { id: command.id, name: 'fruit', type: 1, options: [{ name: 'name', type: 3, value: 'ap', focused: true }] },
+        data: {
+          id: command.id,
+          name: 'fruit',
+          type: 1,
+          options: [{ name: 'name', type: 3, value: 'ap', focused: true }],
+        },
       });
     expect(res.status).toBe(204);
     const choices = await message('APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE', () => true, at);
@@ -326,8 +353,15 @@ describe('bots: discord.js interactions across two instances', () => {
     });
     const at = from();
     await invoke('Who is this', { target_id: setup.owner.userId });
-    const created = await message('MESSAGE_CREATE', (d) => d.content === `that is ${setup.owner.userId}`, at);
-    expect(created.d).toMatchObject({ type: 23, interaction_metadata: { target_user: { id: setup.owner.userId } } });
+    const created = await message(
+      'MESSAGE_CREATE',
+      (d) => d.content === `that is ${setup.owner.userId}`,
+      at,
+    );
+    expect(created.d).toMatchObject({
+      type: 23,
+      interaction_metadata: { target_user: { id: setup.owner.userId } },
+    });
   });
 
   it('a command nobody answers ends in INTERACTION_FAILURE after 3 s, and a late answer is 10062', async () => {
@@ -339,15 +373,24 @@ describe('bots: discord.js interactions across two instances', () => {
           http(setup.rest)
             .post(`/api/v10/interactions/${i.id}/${i.token}/callback`)
             .send({ type: 4, data: { content: 'too late' } })
-            .then((res) => resolve(res.body.code as number), () => resolve(-1));
+            .then(
+              (res) => resolve(res.body.code as number),
+              () => resolve(-1),
+            );
         }, 3_600);
       });
     });
     const at = from();
     const n = await invoke('silent');
-    const failed = await member.next((f) => f.t === 'INTERACTION_FAILURE' && f.d.nonce === n, 6_000, at);
+    const failed = await member.next(
+      (f) => f.t === 'INTERACTION_FAILURE' && f.d.nonce === n,
+      6_000,
+      at,
+    );
     expect(failed.d.id).toMatch(/^\d+$/);
     expect(await late).toBe(10062);
-    expect(member.frames.slice(at).some((f) => f.t === 'INTERACTION_SUCCESS' && f.d.nonce === n)).toBe(false);
+    expect(
+      member.frames.slice(at).some((f) => f.t === 'INTERACTION_SUCCESS' && f.d.nonce === n),
+    ).toBe(false);
   });
 });

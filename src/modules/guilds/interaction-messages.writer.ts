@@ -168,7 +168,11 @@ export class InteractionMessagesWriter {
   }
 
   /** Deletes one of the interaction's messages (MESSAGE_DELETE). */
-  async delete(m: EntityManager, source: InteractionMessageSource, messageId: string): Promise<void> {
+  async delete(
+    m: EntityManager,
+    source: InteractionMessageSource,
+    messageId: string,
+  ): Promise<void> {
     const row = await this.owned(m, source, messageId, true);
     await m.getRepository(MessageEntity).delete({ id: row.id });
     await this.events.publish(m, [

@@ -79,7 +79,10 @@ function checkLevel(
       throw invalid(`${at}.name`);
     }
     seen.add(declared.name);
-    if (declared.type === OptionType.SUB_COMMAND || declared.type === OptionType.SUB_COMMAND_GROUP) {
+    if (
+      declared.type === OptionType.SUB_COMMAND ||
+      declared.type === OptionType.SUB_COMMAND_GROUP
+    ) {
       if (given.length !== 1) throw invalid(at);
       out.push({
         name: declared.name,
@@ -123,7 +126,10 @@ function checkValue(
   switch (declared.type) {
     case OptionType.STRING:
       if (typeof value !== 'string') throw invalid(`${at}.value`);
-      if (value.length < (declared.min_length ?? 0) || value.length > (declared.max_length ?? 6000)) {
+      if (
+        value.length < (declared.min_length ?? 0) ||
+        value.length > (declared.max_length ?? 6000)
+      ) {
         throw invalid(`${at}.value`);
       }
       break;

@@ -1,25 +1,17 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { EphemeralEvents } from '../../infra/events/ephemeral-events';
 import { EventName } from '../../infra/events/realtime-event';
 import type { InteractionEntity } from './interaction.entity';
 import { InteractionOutcomes } from './interaction-outcomes';
 import type { InteractionPayload } from './interaction-payload';
 import { InteractionResponses } from './interaction-responses';
+import {
+  InteractionEndpointClient,
+  type InteractionTarget,
+} from '../oauth2/interactions-endpoint/interaction-endpoint.client';
 
-/** What an application's interactions endpoint did with an interaction POSTed to it. */
-export type EndpointResult =
-  | { kind: 'answered'; body: unknown }
-  | { kind: 'deferred' }
-  | { kind: 'failed'; reason: string };
-
-/** The signed HTTP POST to an application's `interactions_endpoint_url` (the oauth2 module's). */
-export const INTERACTION_ENDPOINT = Symbol('INTERACTION_ENDPOINT');
-
-export interface InteractionEndpoint {
-  /** The application's endpoint URL, or null: its interactions go over the gateway. */
-  endpointOf(applicationId: string): Promise<string | null>;
-  post(applicationId: string, url: string, payload: object): Promise<EndpointResult>;
-}
+/** The application, as delivery reads it: its bot (gateway) or its endpoint (HTTP). */
+type DeliveryTarget = InteractionTarget & { botUserId: string };
 
 /**
  * Hands an interaction to its application: a signed POST to its interactions endpoint when it
@@ -36,10 +28,10 @@ export class InteractionDelivery {
     private readonly ephemeral: EphemeralEvents,
     private readonly outcomes: InteractionOutcomes,
     private readonly responses: InteractionResponses,
-    @Optional() @Inject(INTERACTION_ENDPOINT) private readonly endpoint?: InteractionEndpoint,
+    private readonly endpoint: InteractionEndpointClient,
   ) {}
 
-  deliver(row: InteractionEntity, app: { id: string; botUserId: string }, payload: InteractionPayload): void {
+  deliver(row: InteractionEntity, app: DeliveryTarget, payload: InteractionPayload): void {
     this.outcomes.watch(row.id);
     void this.send(row, app, payload).catch((err: Error) => {
       this.logger.warn(`interaction ${row.id} not delivered: ${err.message}`);
@@ -49,11 +41,10 @@ export class InteractionDelivery {
 
   private async send(
     row: InteractionEntity,
-    app: { id: string; botUserId: string },
+    app: DeliveryTarget,
     payload: InteractionPayload,
   ): Promise<void> {
-    const url = this.endpoint ? await this.endpoint.endpointOf(app.id) : null;
-    if (!url || !this.endpoint) {
+    if (!app.interactionsEndpointUrl) {
       this.ephemeral.publish({
         t: EventName.InteractionCreate,
         userId: app.botUserId,
@@ -62,7 +53,7 @@ export class InteractionDelivery {
       });
       return;
     }
-    const result = await this.endpoint.post(app.id, url, payload);
+    const result = await this.endpoint.deliver(app, payload);
     if (result.kind === 'failed') throw new Error(result.reason);
     if (result.kind === 'answered') await this.responses.respondInline(row, result.body);
   }

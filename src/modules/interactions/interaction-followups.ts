@@ -23,7 +23,10 @@ export class InteractionFollowups {
   ) {}
 
   /** A follow-up message (POST, as webhook execute): the answer must have come first. */
-  async post(interaction: InteractionEntity, payload: ReceivedPayload | null): Promise<MessageResponse> {
+  async post(
+    interaction: InteractionEntity,
+    payload: ReceivedPayload | null,
+  ): Promise<MessageResponse> {
     if (!interaction.respondedAt) throw new ApiError(ErrorCode.UnknownInteraction);
     const draft = this.messages.parse(jsonOf(payload), '');
     return this.db.transaction((m) =>

@@ -15,7 +15,11 @@ import { MessageRenderer } from '../guilds/message-renderer';
 import { MessagesService } from '../guilds/messages.service';
 import { hasPermission, Permissions } from '../guilds/permissions';
 import { ApplicationsService } from '../oauth2/applications.service';
-import { COMMAND_CATALOG, type CommandCatalog, type InvocableCommand } from './command-catalog.port';
+import {
+  COMMAND_CATALOG,
+  type CommandCatalog,
+  type InvocableCommand,
+} from './command-catalog.port';
 import { checkOptions, OptionType, type OptionReferences } from './command-options';
 import { componentOf, modalValues, selectedReferences } from './components';
 import type { InvokeInteractionDto } from './dto/invoke-interaction.dto';
@@ -148,17 +152,26 @@ export class InteractionInvoker {
     const command = commandId
       ? await this.catalog.findForGuild(p.app.id, commandId, p.guildId)
       : null;
-    if (!command) throw ApiError.field('data.id', FieldErrorCode.BaseTypeInvalid, 'Unknown command.');
+    if (!command)
+      throw ApiError.field('data.id', FieldErrorCode.BaseTypeInvalid, 'Unknown command.');
     checkDefaultPermissions(command, permissions);
     const autocomplete = p.dto.type === InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE;
-    const data: Record<string, unknown> = { id: command.id, name: command.name, type: command.type };
+    const data: Record<string, unknown> = {
+      id: command.id,
+      name: command.name,
+      type: command.type,
+    };
     if (command.guild_id) data.guild_id = command.guild_id;
     const metadata: Invocation['metadata'] = { name: command.name, command_type: command.type };
     let refs: OptionReferences;
     if (command.type === 1) {
       const checked = checkOptions(command.options ?? [], p.dto.data.options);
       if (autocomplete && checked.refs.focused !== 1) {
-        throw ApiError.field('data.options', FieldErrorCode.BaseTypeInvalid, 'One option is focused.');
+        throw ApiError.field(
+          'data.options',
+          FieldErrorCode.BaseTypeInvalid,
+          'One option is focused.',
+        );
       }
       data.options = checked.options;
       refs = checked.refs;
@@ -229,7 +242,8 @@ export class InteractionInvoker {
       [p.userId, p.app.id, customId, INTERACTION_TOKEN_TTL_MS],
     );
     const modal = (shown as Array<{ id: string; message_id: string | null }>)[0];
-    if (!modal) throw ApiError.field('data.custom_id', FieldErrorCode.BaseTypeInvalid, 'Unknown modal.');
+    if (!modal)
+      throw ApiError.field('data.custom_id', FieldErrorCode.BaseTypeInvalid, 'Unknown modal.');
     const data = { custom_id: customId, components: modalValues(p.dto.data.components) };
     return { data, metadata: {}, messageId: modal.message_id ?? undefined };
   }
@@ -247,12 +261,21 @@ interface InvocationParts {
 function checkDefaultPermissions(command: InvocableCommand, permissions: bigint): void {
   if (command.default_member_permissions === null) return;
   const needed = BigInt(command.default_member_permissions);
-  const ok = needed === 0n ? hasPermission(permissions, Permissions.ADMINISTRATOR) : hasPermission(permissions, needed);
+  const ok =
+    needed === 0n
+      ? hasPermission(permissions, Permissions.ADMINISTRATOR)
+      : hasPermission(permissions, needed);
   if (!ok) throw new ApiError(ErrorCode.MissingPermissions);
 }
 
 function emptyRefs(): OptionReferences {
-  return { users: new Set(), roles: new Set(), channels: new Set(), mentionables: new Set(), focused: 0 };
+  return {
+    users: new Set(),
+    roles: new Set(),
+    channels: new Set(),
+    mentionables: new Set(),
+    focused: 0,
+  };
 }
 
 export { OptionType };

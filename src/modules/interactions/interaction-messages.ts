@@ -61,7 +61,11 @@ export class InteractionMessages {
     return this.writer.create(m, source, draft, id, extra.loading);
   }
 
-  async get(m: EntityManager, interaction: InteractionEntity, id: string): Promise<MessageResponse> {
+  async get(
+    m: EntityManager,
+    interaction: InteractionEntity,
+    id: string,
+  ): Promise<MessageResponse> {
     const ephemeral = await this.ephemerals.find(m, interaction, id);
     if (ephemeral) return ephemeral;
     return this.writer.get(m, await this.source(interaction), id);
@@ -100,8 +104,7 @@ export class InteractionMessages {
       botUserId: app.botUserId,
       guildId: interaction.guildId,
       channelId: interaction.channelId,
-      type:
-        commandType === 1 ? CHAT_INPUT_COMMAND : commandType ? CONTEXT_MENU_COMMAND : 0,
+      type: commandType === 1 ? CHAT_INPUT_COMMAND : commandType ? CONTEXT_MENU_COMMAND : 0,
       metadata,
       componentMessageId: interaction.messageId,
     };

@@ -74,7 +74,11 @@ export class InteractionResponses {
     withResponse: boolean,
   ): Promise<CallbackResponse | null> {
     if (!ANSWERS[interaction.type]?.includes(dto.type)) {
-      throw ApiError.field('type', FieldErrorCode.BaseTypeInvalid, 'Invalid response type for this interaction.');
+      throw ApiError.field(
+        'type',
+        FieldErrorCode.BaseTypeInvalid,
+        'Invalid response type for this interaction.',
+      );
     }
     // The body is checked before the answer is claimed: a bad one costs the application nothing.
     const apply = this.parsed(interaction, dto);
@@ -83,7 +87,11 @@ export class InteractionResponses {
       const out: CallbackResponse = { interaction: { id: interaction.id, type: interaction.type } };
       const message = await apply(m);
       if (message) {
-        await m.update(InteractionEntity, { id: interaction.id }, { originalMessageId: message.id });
+        await m.update(
+          InteractionEntity,
+          { id: interaction.id },
+          { originalMessageId: message.id },
+        );
         out.interaction.response_message_id = message.id;
         out.interaction.response_message_loading = (message.flags & 128) !== 0;
         out.interaction.response_message_ephemeral = (message.flags & 64) !== 0;
@@ -127,9 +135,14 @@ export class InteractionResponses {
       case CallbackType.APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: {
         const result = checked(AutocompleteResultDto, dto.data);
         return async (m) => {
-          await this.userEvent(m, interaction, UserDispatchEvents.ApplicationCommandAutocompleteResponse, {
-            choices: result.choices.map(({ name, value }) => ({ name, value })),
-          });
+          await this.userEvent(
+            m,
+            interaction,
+            UserDispatchEvents.ApplicationCommandAutocompleteResponse,
+            {
+              choices: result.choices.map(({ name, value }) => ({ name, value })),
+            },
+          );
           return null;
         };
       }
@@ -149,7 +162,11 @@ export class InteractionResponses {
             title: modal.title,
             custom_id: modal.custom_id,
             components: inputs.components,
-            application: { id: interaction.applicationId, name: app?.name ?? '', icon: app?.icon ?? null },
+            application: {
+              id: interaction.applicationId,
+              name: app?.name ?? '',
+              icon: app?.icon ?? null,
+            },
           });
           return null;
         };
@@ -158,7 +175,11 @@ export class InteractionResponses {
   }
 
   /** Records the answer: once, within the deadline (40060 after an answer, 10062 when late). */
-  private async claim(m: EntityManager, interaction: InteractionEntity, type: number): Promise<void> {
+  private async claim(
+    m: EntityManager,
+    interaction: InteractionEntity,
+    type: number,
+  ): Promise<void> {
     const [rows] = await m.query<[unknown[], number]>(
       `UPDATE interactions SET responded_at = now(), response_type = $2
         WHERE id = $1 AND responded_at IS NULL AND failed_at IS NULL

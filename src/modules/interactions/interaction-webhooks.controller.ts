@@ -72,7 +72,10 @@ export class InteractionWebhooksController {
 
   @Delete()
   @HttpCode(204)
-  @ApiOperation({ operationId: 'delete_interaction_message', summary: 'Delete an interaction’s message' })
+  @ApiOperation({
+    operationId: 'delete_interaction_message',
+    summary: 'Delete an interaction’s message',
+  })
   @ApiNoContentResponse({ description: 'Deleted.' })
   delete(
     @CurrentRouteCredential() interaction: InteractionEntity,

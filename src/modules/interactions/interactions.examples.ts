@@ -13,7 +13,12 @@ export const INVOKE_EXAMPLES: BodyExamples = {
       guild_id: EXAMPLE.guildId,
       channel_id: EXAMPLE.channelId,
       nonce: '1302159001102540801',
-      data: { id: COMMAND_ID, name: 'echo', type: 1, options: [{ name: 'text', type: 3, value: 'hi' }] },
+      data: {
+        id: COMMAND_ID,
+        name: 'echo',
+        type: 1,
+        options: [{ name: 'text', type: 3, value: 'hi' }],
+      },
     },
   },
   button: {

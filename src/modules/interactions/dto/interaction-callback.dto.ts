@@ -94,7 +94,8 @@ export class AutocompleteChoiceDto {
       name: 'isChoiceValue',
       validator: {
         validate: (v: unknown) =>
-          (typeof v === 'string' && v.length <= 100) || (typeof v === 'number' && Number.isFinite(v)),
+          (typeof v === 'string' && v.length <= 100) ||
+          (typeof v === 'number' && Number.isFinite(v)),
         defaultMessage: () => '$property must be a string of at most 100 characters or a number',
       },
     },
