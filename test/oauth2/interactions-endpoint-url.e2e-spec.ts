@@ -1,3 +1,4 @@
+import { Client, ClientApplication, DiscordAPIError } from 'discord.js';
 import type { ParleyApp } from '../../src/app.setup';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,6 +63,7 @@ describe('interactions endpoint URL (OUTBOUND_ALLOW_PRIVATE=true)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ env: { OUTBOUND_ALLOW_PRIVATE: 'true' } });
+    await app.listen(0, '127.0.0.1');
     owner = await registerUser(app);
     stranger = await registerUser(app);
   });
@@ -227,6 +229,42 @@ describe('interactions endpoint URL (OUTBOUND_ALLOW_PRIVATE=true)', () => {
       .send({ flags: 1 });
     expect(badFlags.status).toBe(400);
     expect(badFlags.body.errors[0]).toMatchObject({ path: 'flags', code: 'BASE_TYPE_CHOICES' });
+  });
+
+  it('discord.js: client.application.edit({ interactionsEndpointURL }), unmodified', async () => {
+    const client = await createApplication(app, owner);
+    const bot = await endpoint(verifyingBot(await verifyKeyOf(app, client)));
+    const trusting = await endpoint(
+      startEndpoint((e) => e.post('/interactions', (_req, res) => void res.json({ type: 1 }))),
+    );
+    const port = (app.getHttpServer().address() as AddressInfo).port;
+    const djs = new Client({ intents: [], rest: { api: `http://127.0.0.1:${port}/api` } });
+    djs.rest.setToken(client.botToken);
+    // The object discord.js builds from READY; the REST call needs no gateway session.
+    const Ctor = ClientApplication as unknown as new (
+      c: Client,
+      d: { id: string },
+    ) => ClientApplication;
+    const application = new Ctor(djs, { id: client.id });
+    try {
+      await application.edit({ interactionsEndpointURL: bot.url });
+      expect(application.interactionsEndpointURL).toBe(bot.url);
+      const refused: unknown = await application
+        .edit({ interactionsEndpointURL: trusting.url })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DiscordAPIError);
+      expect(refused).toMatchObject({
+        code: 50035,
+        status: 400,
+        rawError: {
+          errors: { interactions_endpoint_url: { _errors: [{ code: NOT_VERIFIED }] } },
+        },
+      });
+      await application.fetch();
+      expect(application.interactionsEndpointURL).toBe(bot.url);
+    } finally {
+      await djs.destroy();
+    }
   });
 
   it('answers 401 without a token, and 404 for another user’s application', async () => {
