@@ -79,6 +79,16 @@ export const TAGS: readonly TagObject[] = [
       '`GET /guilds/{guild_id}/application-command-index`.',
   },
   {
+    name: 'Interactions',
+    description:
+      'Using an application: a member (**sessionToken**) sends a command, clicks a component or ' +
+      'submits a modal with `POST /interactions`; the application receives it on its gateway ' +
+      'session (INTERACTION_CREATE) or at its signed HTTP endpoint and answers through the ' +
+      'callback within 3 seconds, then follows up for 15 minutes through its interaction webhook. ' +
+      'The answer routes take no Authorization header: the interaction token in the URL is the ' +
+      'credential.',
+  },
+  {
     name: 'Admin',
     description:
       'Instance administration: users, guilds, bans, archives, audit log, API keys, asset purge, ' +
