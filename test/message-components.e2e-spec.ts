@@ -2,7 +2,7 @@ import type { ParleyApp } from '../src/app.setup';
 import { createTestApp, http } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
 import { GatewayClient } from './helpers/gateway-client';
-import { createGuild, type TestGuild } from './helpers/guild-factories';
+import { createGuild, createWebhook, type TestGuild } from './helpers/guild-factories';
 import {
   createApplication,
   installBot,
@@ -283,6 +283,16 @@ describe('messages: components', () => {
       .set('Authorization', owner.token)
       .send({ components: [row(button('later'))] })
       .expect(400);
+  });
+
+  it('a webhook (none belongs to an application) posts without its components, as on Discord', async () => {
+    const hook = await createWebhook(app, owner.token, g.channelId);
+    const res = await http(app)
+      .post(`/api/v10/webhooks/${hook.id}/${hook.token}?wait=true`)
+      .send({ content: 'from a hook', components: [row(button('ignored'))] })
+      .expect(200);
+    expect(res.body).toMatchObject({ content: 'from a hook', components: [] });
+    expect((await read(res.body.id as string)).components).toEqual([]);
   });
 
   it('401 without a token', async () => {
