@@ -53,6 +53,8 @@ describe('messages: components', () => {
   /** Installed without MESSAGE_CONTENT: reads others' messages without their components. */
   let blind: TestApplication;
   let watcher: GatewayClient;
+  /** `blind`'s gateway session (GUILDS | GUILD_MESSAGES). */
+  let blindSession: GatewayClient;
 
   beforeAll(async () => {
     const port = await serverPort();
@@ -67,10 +69,14 @@ describe('messages: components', () => {
     await setApplicationFlags(app, owner, bot, MESSAGE_CONTENT_INTENT_FLAG);
     for (const a of [bot, blind]) await installBot(app, owner, a, g.guildId);
     watcher = await GatewayClient.ready(`ws://127.0.0.1:${port}/gateway`, owner.token);
+    blindSession = await GatewayClient.connect(`ws://127.0.0.1:${port}/gateway`);
+    blindSession.identify(blind.botToken, { intents: (1 << 0) | (1 << 9) });
+    await blindSession.dispatch('GUILD_CREATE');
   });
 
   afterAll(async () => {
     watcher?.ws.terminate();
+    blindSession?.ws.terminate();
     await app?.close();
   });
 
@@ -145,6 +151,8 @@ describe('messages: components', () => {
       content: '',
       components: [],
     });
+    const event = await blindSession.next((f) => f.t === 'MESSAGE_CREATE' && f.d.id === body.id);
+    expect(event.d).toMatchObject({ content: '', components: [] });
   });
 
   it('each of Discord’s limits is a 400 at the field’s path (envelope on /v1)', async () => {
