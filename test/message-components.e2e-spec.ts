@@ -2,7 +2,7 @@ import type { ParleyApp } from '../src/app.setup';
 import { createTestApp, http } from './helpers/app';
 import { registerUser, type TestUser } from './helpers/factories';
 import { GatewayClient } from './helpers/gateway-client';
-import { createGuild, type TestGuild } from './helpers/guild-factories';
+import { createGuild, createWebhook, type TestGuild } from './helpers/guild-factories';
 import {
   createApplication,
   installBot,
@@ -53,6 +53,8 @@ describe('messages: components', () => {
   /** Installed without MESSAGE_CONTENT: reads others' messages without their components. */
   let blind: TestApplication;
   let watcher: GatewayClient;
+  /** `blind`'s gateway session (GUILDS | GUILD_MESSAGES). */
+  let blindSession: GatewayClient;
 
   beforeAll(async () => {
     const port = await serverPort();
@@ -67,10 +69,14 @@ describe('messages: components', () => {
     await setApplicationFlags(app, owner, bot, MESSAGE_CONTENT_INTENT_FLAG);
     for (const a of [bot, blind]) await installBot(app, owner, a, g.guildId);
     watcher = await GatewayClient.ready(`ws://127.0.0.1:${port}/gateway`, owner.token);
+    blindSession = await GatewayClient.connect(`ws://127.0.0.1:${port}/gateway`);
+    blindSession.identify(blind.botToken, { intents: (1 << 0) | (1 << 9) });
+    await blindSession.dispatch('GUILD_CREATE');
   });
 
   afterAll(async () => {
     watcher?.ws.terminate();
+    blindSession?.ws.terminate();
     await app?.close();
   });
 
@@ -145,6 +151,8 @@ describe('messages: components', () => {
       content: '',
       components: [],
     });
+    const event = await blindSession.next((f) => f.t === 'MESSAGE_CREATE' && f.d.id === body.id);
+    expect(event.d).toMatchObject({ content: '', components: [] });
   });
 
   it('each of Discord’s limits is a 400 at the field’s path (envelope on /v1)', async () => {
@@ -283,6 +291,16 @@ describe('messages: components', () => {
       .set('Authorization', owner.token)
       .send({ components: [row(button('later'))] })
       .expect(400);
+  });
+
+  it('a webhook (none belongs to an application) posts without its components, as on Discord', async () => {
+    const hook = await createWebhook(app, owner.token, g.channelId);
+    const res = await http(app)
+      .post(`/api/v10/webhooks/${hook.id}/${hook.token}?wait=true`)
+      .send({ content: 'from a hook', components: [row(button('ignored'))] })
+      .expect(200);
+    expect(res.body).toMatchObject({ content: 'from a hook', components: [] });
+    expect((await read(res.body.id as string)).components).toEqual([]);
   });
 
   it('401 without a token', async () => {

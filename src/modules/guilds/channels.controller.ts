@@ -130,14 +130,16 @@ export class ChannelsController {
     return readableBy(caller, await this.messages.list(caller.userId, channelId, query));
   }
 
-  /** Posts a message. Needs SEND_MESSAGES; content or embeds required. */
+  /** Posts a message. Needs SEND_MESSAGES; content, embeds or (bots) components required. */
   @Post(':channel_id/messages')
   @Auth({ kind: ['user', 'bot'] })
   @ApiOperation({
     operationId: 'create_message',
     summary: 'Send a message',
     description:
-      'Needs VIEW_CHANNEL and SEND_MESSAGES; `content` or at least one embed is required.',
+      'Needs VIEW_CHANNEL and SEND_MESSAGES; `content`, at least one embed or (bots only) ' +
+      '`components` is required. Components are Discord’s action rows of buttons and select ' +
+      'menus; a user’s message with components is refused.',
   })
   @ApiCreatedResponse({ type: MessageResponse, description: 'The new message.' })
   @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions, ErrorCode.EmptyMessage)
@@ -171,7 +173,7 @@ export class ChannelsController {
     return message;
   }
 
-  /** The author edits their message's content or embeds. */
+  /** The author edits their message's content, embeds or (bots) components. */
   @Patch(':channel_id/messages/:message_id')
   @Auth({ kind: ['user', 'bot'] })
   @ApiOperation({
@@ -179,7 +181,8 @@ export class ChannelsController {
     summary: 'Edit a message',
     description:
       'Only its author may edit a message (403 CANNOT_EDIT_MESSAGE_BY_OTHER_USER otherwise); ' +
-      'fields left out stay as they are, and the result needs content or an embed. Sets ' +
+      'fields left out stay as they are (`components: []` removes a bot’s components), and the ' +
+      'result needs content, an embed or components. Sets ' +
       '`edited_timestamp`; connected clients receive MESSAGE_UPDATE.',
   })
   @ApiOkResponse({ type: MessageResponse, description: 'The edited message.' })

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
-import type { ActionRow } from './components/components';
+import type { ActionRow } from './components/component-types';
 import type { Embed } from './embeds/embed';
 import { UserEntity } from '../users/user.entity';
 import type { UserPartialResponse } from '../users/user.response';

@@ -12,7 +12,8 @@ import type { CreateMessageDto, MessageReferenceDto } from './dto/create-message
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import type { EditMessageDto } from './dto/edit-message.dto';
 import type { ListMessagesQueryDto } from './dto/list-messages.dto';
-import { messageComponentsOf, type ActionRow } from './components/components';
+import type { ActionRow } from './components/component-types';
+import { messageComponentsOf } from './components/components';
 import { normalizeDraft, urlErrors, type MessageDraft } from './embeds/embed';
 import { GuildAccessService } from './guild-access.service';
 import { GuildMembersService } from './guild-members.service';

@@ -93,7 +93,7 @@ export class AllowedMentionsDto {
   replied_user?: boolean;
 }
 
-/** A message needs content or at least one embed. */
+/** A message needs content, at least one embed or (bots) components. */
 export class CreateMessageDto {
   /** Message text, at most 2000 characters. */
   @IsOptional()

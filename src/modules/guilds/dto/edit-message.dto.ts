@@ -3,7 +3,10 @@ import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength } from
 import { ActionRowDto } from './component.dto';
 import { EmbedDto } from './embed.dto';
 
-/** What an author may change; a field left out stays. The result needs content or an embed. */
+/**
+ * What an author may change; a field left out stays. The result needs content, an embed or
+ * components.
+ */
 export class EditMessageDto {
   /** New text, at most 2000 characters. */
   @IsOptional()
