@@ -1,7 +1,7 @@
 import { ApiError } from '../../common/errors/api-error';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
 import { parseSnowflake } from '../../common/snowflake/snowflake';
-import { ComponentType } from '../guilds/components/components';
+import { ComponentType } from '../guilds/components/component-types';
 import type { OptionReferences } from './command-options';
 
 interface StoredComponent {
