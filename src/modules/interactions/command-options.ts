@@ -113,7 +113,7 @@ function checkValue(
   refs: OptionReferences,
 ): GivenOption {
   const value = option.value;
-  const out: GivenOption = { name: declared.name, type: declared.type, value: value as never };
+  const out: GivenOption = { name: declared.name, type: declared.type, value };
   if (option.focused === true) {
     // What is typed so far: any string, checked when the command is finally sent.
     if (!declared.autocomplete || typeof value !== 'string' || refs.focused > 0) {

@@ -5,7 +5,7 @@ import { ComponentType } from '../guilds/components/component-types';
 import type { OptionReferences } from './command-options';
 
 interface StoredComponent {
-  type: number;
+  type: ComponentType;
   custom_id?: string;
   disabled?: boolean;
   options?: Array<{ value: string }>;
@@ -16,7 +16,7 @@ interface StoredComponent {
 
 /** The component a click names, with the values chosen (selects). */
 export interface ClickedComponent {
-  type: number;
+  type: ComponentType;
   custom_id: string;
   values?: string[];
 }
@@ -55,12 +55,12 @@ export function componentOf(
       ? values.every((v) => found.options?.some((o) => o.value === v))
       : values.every((v) => parseSnowflake(v) !== null);
   if (!valid) throw ApiError.field('data.values', FieldErrorCode.BaseTypeInvalid);
-  out.values = values as string[];
+  out.values = values;
   return out;
 }
 
 /** What a user, role, mentionable or channel select's values name (for `resolved`). */
-export function selectedReferences(type: number, values: string[]): OptionReferences | null {
+export function selectedReferences(type: ComponentType, values: string[]): OptionReferences | null {
   const refs: OptionReferences = {
     users: new Set(),
     roles: new Set(),
@@ -68,7 +68,7 @@ export function selectedReferences(type: number, values: string[]): OptionRefere
     mentionables: new Set(),
     focused: 0,
   };
-  const into: Partial<Record<number, Set<string>>> = {
+  const into: Partial<Record<ComponentType, Set<string>>> = {
     [ComponentType.UserSelect]: refs.users,
     [ComponentType.RoleSelect]: refs.roles,
     [ComponentType.MentionableSelect]: refs.mentionables,

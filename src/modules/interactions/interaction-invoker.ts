@@ -233,7 +233,7 @@ export class InteractionInvoker {
     if (typeof customId !== 'string') {
       throw ApiError.field('data.custom_id', FieldErrorCode.BaseTypeRequired);
     }
-    const shown = await this.db.getRepository(InteractionEntity).query(
+    const shown: Array<{ id: string; message_id: string | null }> = await this.db.query(
       `SELECT id::text AS id, message_id::text AS message_id FROM interactions
         WHERE user_id = $1 AND application_id = $2 AND response_type = 9
           AND metadata->>'modal_custom_id' = $3
@@ -241,7 +241,7 @@ export class InteractionInvoker {
         ORDER BY created_at DESC LIMIT 1`,
       [p.userId, p.app.id, customId, INTERACTION_TOKEN_TTL_MS],
     );
-    const modal = (shown as Array<{ id: string; message_id: string | null }>)[0];
+    const modal = shown[0];
     if (!modal)
       throw ApiError.field('data.custom_id', FieldErrorCode.BaseTypeInvalid, 'Unknown modal.');
     const data = { custom_id: customId, components: modalValues(p.dto.data.components) };

@@ -28,8 +28,12 @@ const MESSAGE_PARAM = {
  * token is the credential, for 15 minutes.
  */
 @ApiTags('Interactions')
-@ApiParam({ name: 'application_id', type: String })
-@ApiParam({ name: 'interaction_token', type: String })
+@ApiParam({ name: 'application_id', type: String, description: 'The interaction’s application' })
+@ApiParam({
+  name: 'interaction_token',
+  type: String,
+  description: 'The interaction’s `token` (the credential of these routes, for 15 minutes)',
+})
 @ApiParam(MESSAGE_PARAM)
 @PathCredential('interaction', 'interaction_token')
 @ApiErrors(ErrorCode.UnknownInteraction, ErrorCode.UnknownMessage)

@@ -62,8 +62,12 @@ export class InteractionsController {
 
   @Post(':interaction_id/:interaction_token/callback')
   @PathCredential('interaction', 'interaction_token')
-  @ApiParam({ name: 'interaction_id', type: String })
-  @ApiParam({ name: 'interaction_token', type: String })
+  @ApiParam({ name: 'interaction_id', type: String, description: 'The interaction (its `id`)' })
+  @ApiParam({
+    name: 'interaction_token',
+    type: String,
+    description: 'The interaction’s `token` (the credential of this route)',
+  })
   @ApiQuery({
     name: 'with_response',
     required: false,

@@ -50,12 +50,12 @@ export class InteractionMessageDto {
   @MaxLength(2000)
   content?: string;
 
+  /** Up to 10 embeds (checked and normalised as every message's). */
   @ApiProperty({ required: false, type: [EmbedDto] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => EmbedDto)
+  @IsObject({ each: true })
   embeds?: EmbedDto[];
 
   @ApiProperty({ required: false, type: () => AllowedMentionsDto })
