@@ -11,7 +11,8 @@ import { ApplicationsService } from '../oauth2/applications.service';
 import { ApplicationCommandEntity } from './application-command.entity';
 import { toApplicationCommand } from './application-command.mapper';
 import type { ApplicationCommandResponse } from './application-command.response';
-import { checkCommand, type CommandFields } from './command-schema';
+import { checkCommand } from './command-schema';
+import type { CommandFields } from './command-types';
 
 /** Discord's limits per application and scope (global, or one guild), by command type. */
 export const MAX_COMMANDS_BY_TYPE: Record<number, number> = { 1: 100, 2: 5, 3: 5 };
