@@ -242,13 +242,20 @@ export class ApplicationCommandsService {
   /** Adds `n` to the scope's creates of the day (UTC); 400 beyond Discord's 200. */
   private async countCreates(m: EntityManager, scope: CommandScope, n: number): Promise<void> {
     if (n === 0) return;
+    const key = [scope.applicationId, scope.guildId ?? '0'];
+    // Only today's row counts: the scope's older ones go (the table stays one row per scope).
+    await m.query(
+      `DELETE FROM application_command_creates
+        WHERE application_id = $1 AND scope_id = $2 AND day < (now() AT TIME ZONE 'UTC')::date`,
+      key,
+    );
     const [{ count }] = await m.query<Array<{ count: number }>>(
       `INSERT INTO application_command_creates (application_id, scope_id, day, count)
        VALUES ($1, $2, (now() AT TIME ZONE 'UTC')::date, $3)
        ON CONFLICT (application_id, scope_id, day)
        DO UPDATE SET count = application_command_creates.count + EXCLUDED.count
        RETURNING count`,
-      [scope.applicationId, scope.guildId ?? '0', n],
+      [...key, n],
     );
     if (count > MAX_DAILY_CREATES) throw new ApiError(ErrorCode.MaxDailyApplicationCommandCreates);
   }
