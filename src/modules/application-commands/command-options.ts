@@ -71,11 +71,11 @@ function checkOption(c: Checker, path: string, raw: unknown, level: Level): Stor
     return { type: 0, name: '', description: '' };
   }
   const type = raw.type;
-  if (!Number.isInteger(type) || !allowedTypes(level).has(type as number)) {
-    c.fail(
-      join(path, 'type'),
-      Number.isInteger(type) ? F.ApplicationCommandOptionsTypeInvalid : F.BaseTypeChoices,
-    );
+  // Not an option type at all, or one that does not belong at this level.
+  if (!Number.isInteger(type) || (type as number) < 1 || (type as number) > 11) {
+    c.fail(join(path, 'type'), F.BaseTypeChoices, 'Must be an option type (1-11).');
+  } else if (!allowedTypes(level).has(type as number)) {
+    c.fail(join(path, 'type'), F.ApplicationCommandOptionsTypeInvalid);
   }
   const t = type as number;
   const out: StoredOption = {
