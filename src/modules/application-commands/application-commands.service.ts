@@ -144,19 +144,14 @@ export class ApplicationCommandsService {
     return this.db.transaction(async (m) => {
       const existing = await this.lockScope(m, scope);
       const byKey = new Map(existing.map((c) => [`${c.type}:${c.name}`, c]));
-      const kept = new Set<string>();
-      const rows: ApplicationCommandEntity[] = [];
-      for (const f of fields) {
-        const row = byKey.get(`${f.type}:${f.name}`);
-        if (row) kept.add(row.id);
-        rows.push(row ? await this.save(m, row, f, true) : this.newRow(scope));
-      }
+      const plan = fields.map((f) => ({ f, old: byKey.get(`${f.type}:${f.name}`) }));
+      const kept = new Set(plan.map((p) => p.old?.id));
       const gone = existing.filter((c) => !kept.has(c.id)).map((c) => c.id);
       if (gone.length > 0) await m.delete(ApplicationCommandEntity, gone);
-      const created = rows.filter((r) => r.version === undefined);
-      await this.countCreates(m, scope, created.length);
-      for (const [i, row] of rows.entries()) {
-        if (row.version === undefined) await this.save(m, row, fields[i]);
+      await this.countCreates(m, scope, plan.filter((p) => !p.old).length);
+      const rows: ApplicationCommandEntity[] = [];
+      for (const { f, old } of plan) {
+        rows.push(await (old ? this.save(m, old, f, true) : this.save(m, this.newRow(scope), f)));
       }
       return rows.map(toApplicationCommand);
     });
@@ -177,7 +172,7 @@ export class ApplicationCommandsService {
     return row ? toApplicationCommand(row) : null;
   }
 
-  /** The application's commands visible in a guild: global ones, then the guild's. */
+  /** The application's commands visible in a guild (global ones and the guild's), oldest first. */
   async listForGuild(
     applicationId: string,
     guildId: string,
@@ -268,14 +263,14 @@ export class ApplicationCommandsService {
     return row;
   }
 
-  /** Writes `fields` on the row with a new version (`onlyIfChanged`: none when nothing changed). */
+  /** Writes `fields` on the row with a new version (`onlyIfChanged`: kept when nothing changed). */
   private async save(
     m: EntityManager,
     row: ApplicationCommandEntity,
     fields: CommandFields,
     onlyIfChanged = false,
   ): Promise<ApplicationCommandEntity> {
-    if (onlyIfChanged && row.version !== undefined && sameFields(row, fields)) return row;
+    if (onlyIfChanged && sameFields(row, fields)) return row;
     Object.assign(row, fields);
     row.version = this.snowflakes.next();
     return m.save(row);
