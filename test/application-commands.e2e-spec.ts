@@ -315,6 +315,25 @@ describe('application commands', () => {
       expect(kept.body).toMatchObject({ type: 1, name: 'edit-a', version: a.body.version });
     });
 
+    it('answers a body that is not an object with 400, never 500', async () => {
+      for (const body of [[slash('x')], 'text', 42]) {
+        const res = await http(app)
+          .post(globalUrl())
+          .set('Authorization', `Bot ${bot.botToken}`)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body));
+        expect([res.status, res.body.code]).toEqual([400, expect.any(String)]);
+      }
+      const res = await botAuth().post(globalUrl(), { name: 5, options: 'no', nsfw: 'yes' });
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+        'description',
+        'name',
+        'nsfw',
+        'options',
+      ]);
+    });
+
     it('limits options and choices to 25', async () => {
       const options = Array.from({ length: 26 }, (_, i) => ({
         type: 3,
