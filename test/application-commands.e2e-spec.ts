@@ -287,6 +287,53 @@ describe('application commands', () => {
       ]);
     });
 
+    it('edits keep Discord’s rules: a taken name, a bad option, the type stays', async () => {
+      const a = await botAuth().post(globalUrl(), slash('edit-a')).expect(201);
+      await botAuth().post(globalUrl(), slash('edit-b')).expect(201);
+      const taken = await botAuth()
+        .patch(`${globalUrl('/api/v10')}/${a.body.id}`, { name: 'edit-b' })
+        .expect(400);
+      expect(taken.body).toEqual({
+        code: 50035,
+        message: 'Invalid Form Body',
+        errors: {
+          name: {
+            _errors: [expect.objectContaining({ code: 'APPLICATION_COMMANDS_DUPLICATE_NAME' })],
+          },
+        },
+      });
+      const bad = await botAuth()
+        .patch(`${globalUrl()}/${a.body.id}`, {
+          type: 2,
+          options: [{ type: 12, name: 'x', description: 'y' }],
+        })
+        .expect(400);
+      expect(bad.body.errors).toEqual([
+        expect.objectContaining({ path: 'options.0.type', code: 'BASE_TYPE_CHOICES' }),
+      ]);
+      const kept = await botAuth().get(`${globalUrl()}/${a.body.id}`).expect(200);
+      expect(kept.body).toMatchObject({ type: 1, name: 'edit-a', version: a.body.version });
+    });
+
+    it('answers a body that is not an object with 400, never 500', async () => {
+      for (const body of [[slash('x')], 'text', 42]) {
+        const res = await http(app)
+          .post(globalUrl())
+          .set('Authorization', `Bot ${bot.botToken}`)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body));
+        expect([res.status, res.body.code]).toEqual([400, expect.any(String)]);
+      }
+      const res = await botAuth().post(globalUrl(), { name: 5, options: 'no', nsfw: 'yes' });
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+        'description',
+        'name',
+        'nsfw',
+        'options',
+      ]);
+    });
+
     it('limits options and choices to 25', async () => {
       const options = Array.from({ length: 26 }, (_, i) => ({
         type: 3,

@@ -287,7 +287,8 @@ describe('interactions: invoking, answering, follow-ups, HTTP endpoints', () => 
             token: string;
             data: { name: string };
           };
-          if (body.type !== Number(InteractionType.APPLICATION_COMMAND)) return void res.status(400).end();
+          if (body.type !== Number(InteractionType.APPLICATION_COMMAND))
+            return void res.status(400).end();
           if (body.data.name === 'hello') {
             return void res.json({
               type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,

@@ -196,7 +196,8 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
 
   [FieldErrorCode.ApplicationCommandInvalidName]: { message: 'Command name is invalid.' },
   [FieldErrorCode.ApplicationCommandInvalidDescription]: {
-    message: 'Chat input commands need a description of 1-100 characters; context menu commands none.',
+    message:
+      'Chat input commands need a description of 1-100 characters; context menu commands none.',
   },
   [FieldErrorCode.ApplicationCommandOptionsRequiredInvalid]: {
     message: 'Required options must be placed before non-required options.',

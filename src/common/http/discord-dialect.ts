@@ -75,10 +75,7 @@ const DISCORD_CODES: Partial<Record<ErrorCode, [number, string]>> = {
   [ErrorCode.UnknownSession]: [10020, 'Unknown Session'],
   [ErrorCode.UnknownBan]: [10026, 'Unknown Ban'],
   [ErrorCode.UnknownInteraction]: [10062, 'Unknown interaction'],
-  [ErrorCode.InteractionAlreadyAcknowledged]: [
-    40060,
-    'Interaction has already been acknowledged.',
-  ],
+  [ErrorCode.InteractionAlreadyAcknowledged]: [40060, 'Interaction has already been acknowledged.'],
   [ErrorCode.UnknownApplicationCommand]: [10063, 'Unknown application command'],
   [ErrorCode.MaxApplicationCommands]: [30032, 'Maximum number of application commands reached'],
   [ErrorCode.MaxDailyApplicationCommandCreates]: [

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * How many commands an application created in a scope (a guild, or `0`: global) on a UTC day:
- * Discord's 200 creates per day. Rows of past days are dead weight; the count is per day.
+ * Discord's 200 creates per day. A scope's rows of past days are deleted at its next create.
  */
 @Entity('application_command_creates')
 export class ApplicationCommandCreatesEntity {

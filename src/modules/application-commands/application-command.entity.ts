@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { GuildEntity } from '../guilds/guild.entity';
 import { ApplicationEntity } from '../oauth2/application.entity';
-import type { StoredOption } from './command-schema';
+import type { StoredOption } from './command-types';
 
 /**
  * An application command (Discord's): global when `guildId` is null, else one guild's. A name is

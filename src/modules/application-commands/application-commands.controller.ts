@@ -1,4 +1,4 @@
-import { Body, Controller, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
@@ -66,6 +66,8 @@ export class ApplicationCommandsController {
     return this.commands.update(caller, { applicationId, guildId: null }, commandId, { ...dto });
   }
 
+  // Here, not in CommandRoute: the Swagger plugin reads the status from the method's own decorators.
+  @HttpCode(204)
   @CommandRoute('delete', 'global')
   delete(
     @CurrentCaller() caller: Caller,

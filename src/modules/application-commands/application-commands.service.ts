@@ -11,7 +11,8 @@ import { ApplicationsService } from '../oauth2/applications.service';
 import { ApplicationCommandEntity } from './application-command.entity';
 import { toApplicationCommand } from './application-command.mapper';
 import type { ApplicationCommandResponse } from './application-command.response';
-import { checkCommand, type CommandFields } from './command-schema';
+import { checkCommand } from './command-schema';
+import type { CommandFields } from './command-types';
 
 /** Discord's limits per application and scope (global, or one guild), by command type. */
 export const MAX_COMMANDS_BY_TYPE: Record<number, number> = { 1: 100, 2: 5, 3: 5 };
@@ -143,19 +144,14 @@ export class ApplicationCommandsService {
     return this.db.transaction(async (m) => {
       const existing = await this.lockScope(m, scope);
       const byKey = new Map(existing.map((c) => [`${c.type}:${c.name}`, c]));
-      const kept = new Set<string>();
-      const rows: ApplicationCommandEntity[] = [];
-      for (const f of fields) {
-        const row = byKey.get(`${f.type}:${f.name}`);
-        if (row) kept.add(row.id);
-        rows.push(row ? await this.save(m, row, f, true) : this.newRow(scope));
-      }
+      const plan = fields.map((f) => ({ f, old: byKey.get(`${f.type}:${f.name}`) }));
+      const kept = new Set(plan.map((p) => p.old?.id));
       const gone = existing.filter((c) => !kept.has(c.id)).map((c) => c.id);
       if (gone.length > 0) await m.delete(ApplicationCommandEntity, gone);
-      const created = rows.filter((r) => r.version === undefined);
-      await this.countCreates(m, scope, created.length);
-      for (const [i, row] of rows.entries()) {
-        if (row.version === undefined) await this.save(m, row, fields[i]);
+      await this.countCreates(m, scope, plan.filter((p) => !p.old).length);
+      const rows: ApplicationCommandEntity[] = [];
+      for (const { f, old } of plan) {
+        rows.push(await (old ? this.save(m, old, f, true) : this.save(m, this.newRow(scope), f)));
       }
       return rows.map(toApplicationCommand);
     });
@@ -176,7 +172,7 @@ export class ApplicationCommandsService {
     return row ? toApplicationCommand(row) : null;
   }
 
-  /** The application's commands visible in a guild: global ones, then the guild's. */
+  /** The application's commands visible in a guild (global ones and the guild's), oldest first. */
   async listForGuild(
     applicationId: string,
     guildId: string,
@@ -241,13 +237,20 @@ export class ApplicationCommandsService {
   /** Adds `n` to the scope's creates of the day (UTC); 400 beyond Discord's 200. */
   private async countCreates(m: EntityManager, scope: CommandScope, n: number): Promise<void> {
     if (n === 0) return;
+    const key = [scope.applicationId, scope.guildId ?? '0'];
+    // Only today's row counts: the scope's older ones go (the table stays one row per scope).
+    await m.query(
+      `DELETE FROM application_command_creates
+        WHERE application_id = $1 AND scope_id = $2 AND day < (now() AT TIME ZONE 'UTC')::date`,
+      key,
+    );
     const [{ count }] = await m.query<Array<{ count: number }>>(
       `INSERT INTO application_command_creates (application_id, scope_id, day, count)
        VALUES ($1, $2, (now() AT TIME ZONE 'UTC')::date, $3)
        ON CONFLICT (application_id, scope_id, day)
        DO UPDATE SET count = application_command_creates.count + EXCLUDED.count
        RETURNING count`,
-      [scope.applicationId, scope.guildId ?? '0', n],
+      [...key, n],
     );
     if (count > MAX_DAILY_CREATES) throw new ApiError(ErrorCode.MaxDailyApplicationCommandCreates);
   }
@@ -260,14 +263,14 @@ export class ApplicationCommandsService {
     return row;
   }
 
-  /** Writes `fields` on the row with a new version (`onlyIfChanged`: none when nothing changed). */
+  /** Writes `fields` on the row with a new version (`onlyIfChanged`: kept when nothing changed). */
   private async save(
     m: EntityManager,
     row: ApplicationCommandEntity,
     fields: CommandFields,
     onlyIfChanged = false,
   ): Promise<ApplicationCommandEntity> {
-    if (onlyIfChanged && row.version !== undefined && sameFields(row, fields)) return row;
+    if (onlyIfChanged && sameFields(row, fields)) return row;
     Object.assign(row, fields);
     row.version = this.snowflakes.next();
     return m.save(row);

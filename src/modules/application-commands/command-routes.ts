@@ -1,4 +1,4 @@
-import { applyDecorators, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { applyDecorators, Delete, Get, Param, Patch, Post, Put } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -165,7 +165,7 @@ export function CommandRoute(kind: Kind, where: Where): MethodDecorator {
       ApiBody({ type: UpdateApplicationCommandDto, examples: UPDATE_COMMAND_EXAMPLES }),
     );
   } else if (kind === 'delete') {
-    decorators.push(HttpCode(204), ApiNoContentResponse({ description: 'Deleted.' }));
+    decorators.push(ApiNoContentResponse({ description: 'Deleted.' }));
   } else {
     decorators.push(
       ApiOkResponse({

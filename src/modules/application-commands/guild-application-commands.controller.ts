@@ -1,4 +1,4 @@
-import { Body, Controller, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentCaller } from '../../common/auth/auth.decorator';
 import type { Caller } from '../../common/auth/caller';
@@ -72,6 +72,8 @@ export class GuildApplicationCommandsController {
     return this.commands.update(caller, { applicationId, guildId }, commandId, { ...dto });
   }
 
+  // Here, not in CommandRoute: the Swagger plugin reads the status from the method's own decorators.
+  @HttpCode(204)
   @CommandRoute('delete', 'guild')
   delete(
     @CurrentCaller() caller: Caller,

@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { Allow, IsOptional } from 'class-validator';
 
 // The bodies of Discord's command routes. The rules (names, nesting, limits) are checked in one
 // place, command-schema.ts, which answers every broken rule as a field error; these classes
-// describe the bodies for the OpenAPI document and let their fields through the whitelist.
+// describe the bodies for the OpenAPI document and let their fields through the whitelist
+// (`@Allow`, `@IsOptional`: no constraint of their own).
 
 const LOCALIZATIONS = {
   type: 'object',
@@ -67,7 +68,7 @@ export class ApplicationCommandOptionDto {
 /** Discord's Create (and Bulk Overwrite item of) Application Command. */
 export class CreateApplicationCommandDto {
   /** 1 CHAT_INPUT (default), 2 USER, 3 MESSAGE. */
-  @Allow()
+  @IsOptional()
   @ApiProperty({ required: false, enum: [1, 2, 3], example: 1 })
   type?: number;
   /**
@@ -77,68 +78,68 @@ export class CreateApplicationCommandDto {
   @Allow()
   @ApiProperty({ example: 'paint' })
   name: string;
-  @Allow()
+  @IsOptional()
   @ApiProperty(LOCALIZATIONS)
   name_localizations?: Record<string, string> | null;
   /** CHAT_INPUT: 1-100 characters; USER and MESSAGE: empty. */
-  @Allow()
+  @IsOptional()
   @ApiProperty({ required: false, example: 'Paints the channel a colour' })
   description?: string;
-  @Allow()
+  @IsOptional()
   @ApiProperty(LOCALIZATIONS)
   description_localizations?: Record<string, string> | null;
   /** CHAT_INPUT only; at most 25. */
-  @Allow()
+  @IsOptional()
   @ApiProperty({ type: () => [ApplicationCommandOptionDto], required: false })
   options?: ApplicationCommandOptionDto[];
   /** Permission bitfield (decimal string) a member needs to see and use it; null: everyone. */
-  @Allow()
+  @IsOptional()
   @ApiProperty({ type: String, nullable: true, required: false, example: '8192' })
   default_member_permissions?: string | null;
   /** Deprecated by Discord for `contexts`; default true. */
-  @Allow()
+  @IsOptional()
   dm_permission?: boolean | null;
   /** Interaction contexts: 0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL. */
-  @Allow()
+  @IsOptional()
   @ApiProperty({ type: [Number], nullable: true, required: false, example: [0] })
   contexts?: number[] | null;
   /** Installation types: 0 GUILD_INSTALL (default), 1 USER_INSTALL. */
-  @Allow()
+  @IsOptional()
   @ApiProperty({ type: [Number], required: false, example: [0] })
   integration_types?: number[];
   /** Age-restricted; default false. */
-  @Allow()
+  @IsOptional()
   nsfw?: boolean;
 }
 
 /** Discord's Edit Application Command: the fields given change, the others stay. */
 export class UpdateApplicationCommandDto {
-  @Allow()
+  @IsOptional()
   @ApiProperty({ required: false, example: 'paint' })
   name?: string;
-  @Allow()
+  @IsOptional()
   @ApiProperty(LOCALIZATIONS)
   name_localizations?: Record<string, string> | null;
-  @Allow()
+  @IsOptional()
   @ApiProperty({ required: false, example: 'Paints the channel a colour' })
   description?: string;
-  @Allow()
+  @IsOptional()
   @ApiProperty(LOCALIZATIONS)
   description_localizations?: Record<string, string> | null;
-  @Allow()
+  @IsOptional()
   @ApiProperty({ type: () => [ApplicationCommandOptionDto], required: false })
   options?: ApplicationCommandOptionDto[];
-  @Allow()
+  @IsOptional()
   @ApiProperty({ type: String, nullable: true, required: false, example: '8192' })
   default_member_permissions?: string | null;
-  @Allow()
+  @IsOptional()
   dm_permission?: boolean | null;
-  @Allow()
+  @IsOptional()
   @ApiProperty({ type: [Number], nullable: true, required: false, example: [0] })
   contexts?: number[] | null;
-  @Allow()
+  @IsOptional()
   @ApiProperty({ type: [Number], required: false, example: [0] })
   integration_types?: number[];
-  @Allow()
+  @IsOptional()
   nsfw?: boolean;
 }
