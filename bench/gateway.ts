@@ -42,6 +42,7 @@ import {
 import { scratchDatabase } from './scratch-database';
 import { APP_SCRIPT, ServerProcess } from './servers';
 import { Conn, fixtures, openMany, sleep, waitUntil } from './gateway-clients';
+import { interactionLatency } from './gateway-interactions';
 import { MEMBERS_SEEDED, memberChunks, reactionLatency, seedMembers } from './gateway-bots';
 
 const SECRET_KEY = 'b'.repeat(64);
@@ -191,7 +192,8 @@ async function benchRuntime(
     const fx = await fixtures(parley.url);
     const counts = (process.env.BENCH_GATEWAY_CONNECTIONS ?? '5000,10000').split(',').map(Number);
     const rowsWanted = (
-      process.env.BENCH_GATEWAY_ROWS ?? 'idle,fanout,latency,rest,redis,typing,reaction,chunks'
+      process.env.BENCH_GATEWAY_ROWS ??
+      'idle,fanout,latency,rest,redis,typing,reaction,chunks,interactions'
     ).split(',');
     const want = (row: string) => rowsWanted.includes(row);
 
@@ -301,6 +303,19 @@ async function benchRuntime(
       const ms = await memberChunks(ws(parley), fx.token, fx.guildId);
       rows.push(
         `| ${rt.label} | op 8 → every GUILD_MEMBERS_CHUNK of a ${(MEMBERS_SEEDED + 1).toLocaleString('en')}-member guild (median of 5) | ${ms.toFixed(0)} ms | – | ≤ 1 s | ${ms <= 1000 ? 'met' : 'missed'} |`,
+      );
+      say(rows[rows.length - 1]);
+    }
+
+    if (want('interactions')) {
+      const created = await interactionLatency(parley.url, fx, ws(parley), 20, 10, false);
+      rows.push(
+        `| ${rt.label} | POST /v1/interactions → INTERACTION_CREATE at the bot, 20/s, one instance: p50 / p99 (${created.received}/${created.sent} received) | ${created.p50.toFixed(1)} / ${created.p99.toFixed(1)} ms | – | p99 ≤ 50 ms | ${created.p99 <= 50 ? 'met' : 'missed'} |`,
+      );
+      say(rows[rows.length - 1]);
+      const trip = await interactionLatency(parley.url, fx, ws(parley), 200, 5, true);
+      rows.push(
+        `| ${rt.label} | invoke → the bot answers (type 4) → the member's MESSAGE_CREATE, 200 interactions/s, one instance: p50 / p99 (${trip.received}/${trip.sent} received) | ${trip.p50.toFixed(1)} / ${trip.p99.toFixed(1)} ms | – | p99 ≤ 100 ms | ${trip.p99 <= 100 ? 'met' : 'missed'} |`,
       );
       say(rows[rows.length - 1]);
     }
