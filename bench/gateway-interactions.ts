@@ -3,6 +3,9 @@
  * bot's INTERACTION_CREATE, and the whole round trip — invoke, the bot answers with a message
  * (callback type 4), the member's session receives its MESSAGE_CREATE. Raw `ws` on both sides.
  */
+import { verifyKey } from 'discord-interactions';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { json } from './api';
@@ -91,9 +94,47 @@ export interface InteractionLatency {
 }
 
 /**
- * `rate` interactions a second for `seconds`: with `answer`, the bot answers each (type 4) and the
- * time is until the member's session has the MESSAGE_CREATE; without, until the bot has the
- * INTERACTION_CREATE.
+ * The bot as an HTTP endpoint on loopback (what the `discord-interactions` package checks, with
+ * its `verifyKey`): PING answered, every interaction's arrival reported, answered 202.
+ */
+async function endpointBot(
+  verifyKeyHex: string,
+  onInteraction: (key: string) => void,
+): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const signature = String(req.headers['x-signature-ed25519'] ?? '');
+      const timestamp = String(req.headers['x-signature-timestamp'] ?? '');
+      void verifyKey(raw, signature, timestamp, verifyKeyHex).then((ok) => {
+        if (!ok) return void res.writeHead(401).end('invalid signature');
+        const body = JSON.parse(raw.toString()) as {
+          type: number;
+          data?: { options: Array<{ value: string }> };
+        };
+        if (body.type === 1) {
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":1}');
+        }
+        onInteraction(body.data!.options[0].value);
+        res.writeHead(202).end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/interactions`, server };
+}
+
+/** How the bot takes its interactions, and what is timed. */
+export type InteractionMode = 'gateway' | 'answered' | 'http';
+
+/**
+ * `rate` interactions a second for `seconds`. `gateway`: until the bot's session has the
+ * INTERACTION_CREATE; `answered`: the bot answers each (type 4), until the member's session has
+ * the MESSAGE_CREATE; `http`: the bot is a signed HTTP endpoint (the server needs
+ * OUTBOUND_ALLOW_PRIVATE=true), until the request arrives there.
  */
 export async function interactionLatency(
   base: string,
@@ -101,8 +142,9 @@ export async function interactionLatency(
   wsUrl: string,
   rate: number,
   seconds: number,
-  answer: boolean,
+  mode: InteractionMode,
 ): Promise<InteractionLatency> {
+  const answer = mode === 'answered';
   const setup = await botWithCommand(base, fx);
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -110,6 +152,19 @@ export async function interactionLatency(
     const t = key && sentAt.get(key);
     if (t) latencies.push(performance.now() - t);
   };
+  let endpoint: Server | null = null;
+  if (mode === 'http') {
+    const app = await json<{ verify_key: string }>(`${base}/api/v10/oauth2/applications/@me`, {
+      headers: { authorization: `Bot ${setup.botToken}` },
+    });
+    const bench = await endpointBot(app.verify_key, (key) => seen(key));
+    endpoint = bench.server;
+    await json(`${base}/v1/oauth2/applications/${setup.applicationId}`, {
+      method: 'PATCH',
+      headers: { authorization: fx.token },
+      body: JSON.stringify({ interactions_endpoint_url: bench.url }),
+    });
+  }
   const bot = await botSession(wsUrl, setup.botToken, (d) => {
     const key = d.data.options[0].value;
     if (!answer) return seen(key);
@@ -156,6 +211,7 @@ export async function interactionLatency(
   await waitUntil(() => latencies.length >= total, 10_000);
   bot.close();
   member.close();
+  endpoint?.close();
   await sleep(1_000);
   latencies.sort((a, b) => a - b);
   const q = (p: number) =>

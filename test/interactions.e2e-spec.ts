@@ -260,6 +260,60 @@ describe('interactions: invoking, answering, follow-ups, HTTP endpoints', () => 
     expect(late.status).toBe(404);
   });
 
+  it('a user select on the bot’s message: the values arrive with `resolved` users and members', async () => {
+    const posted = await http(app)
+      .post(`/v1/channels/${g.channelId}/messages`)
+      .set('Authorization', `Bot ${bot.botToken}`)
+      .send({
+        content: 'who?',
+        components: [{ type: 1, components: [{ type: 5, custom_id: 'who', max_values: 2 }] }],
+      });
+    expect(posted.status).toBe(201);
+    const at = botSession.frames.length;
+    const click = (values: string[], messageId = posted.body.id as string) =>
+      invoke(member.token, {
+        type: 3,
+        application_id: bot.id,
+        guild_id: g.guildId,
+        channel_id: g.channelId,
+        message_id: messageId,
+        data: { component_type: 5, custom_id: 'who', values },
+      });
+    expect((await click([owner.userId, member.userId])).status).toBe(204);
+    const created = await botSession.next(
+      (f) => f.t === 'INTERACTION_CREATE' && f.d.type === 3,
+      5_000,
+      at,
+    );
+    expect(created.d.message).toMatchObject({ id: posted.body.id, content: 'who?' });
+    expect(created.d.data).toMatchObject({
+      custom_id: 'who',
+      component_type: 5,
+      values: [owner.userId, member.userId],
+    });
+    expect(Object.keys(created.d.data.resolved.users).sort()).toEqual(
+      [owner.userId, member.userId].sort(),
+    );
+    expect(Object.keys(created.d.data.resolved.members).sort()).toEqual(
+      [owner.userId, member.userId].sort(),
+    );
+    // A custom id the message does not have, and a message that is not the application's.
+    const elsewhere = await http(app)
+      .post(`/v1/channels/${g.channelId}/messages`)
+      .set('Authorization', owner.token)
+      .send({ content: 'mine' });
+    expect((await click([owner.userId], elsewhere.body.id as string)).status).toBe(404);
+    const wrong = await invoke(member.token, {
+      type: 3,
+      application_id: bot.id,
+      guild_id: g.guildId,
+      channel_id: g.channelId,
+      message_id: posted.body.id,
+      data: { component_type: 2, custom_id: 'nope' },
+    });
+    expect(wrong.status).toBe(400);
+  });
+
   it('the member’s sessions get INTERACTION_FAILURE when nobody answers in 3 s', async () => {
     const at = memberSession.frames.length;
     expect((await invoke(member.token, invokeBody('hello', { nonce: 'lonely' }))).status).toBe(204);

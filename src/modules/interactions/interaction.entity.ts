@@ -1,4 +1,15 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { GuildEntity } from '../guilds/guild.entity';
+import { ApplicationEntity } from '../oauth2/application.entity';
+import { UserEntity } from '../users/user.entity';
 import type { MessageResponse } from '../guilds/guild.response';
 import type { InteractionMetadata } from '../guilds/message.entity';
 
@@ -18,6 +29,13 @@ export class InteractionEntity {
   @Column({ name: 'application_id', type: 'bigint' })
   applicationId: string;
 
+  @ManyToOne(() => ApplicationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'application_id',
+    foreignKeyConstraintName: 'interactions_application_id_fkey',
+  })
+  application?: ApplicationEntity;
+
   /** Discord's interaction type: 2 command, 3 component, 4 autocomplete, 5 modal submit. */
   @Column({ type: 'smallint' })
   type: number;
@@ -25,12 +43,20 @@ export class InteractionEntity {
   @Column({ name: 'guild_id', type: 'bigint' })
   guildId: string;
 
+  @ManyToOne(() => GuildEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'guild_id', foreignKeyConstraintName: 'interactions_guild_id_fkey' })
+  guild?: GuildEntity;
+
   @Column({ name: 'channel_id', type: 'bigint' })
   channelId: string;
 
   /** Who invoked it. */
   @Column({ name: 'user_id', type: 'bigint' })
   userId: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'interactions_user_id_fkey' })
+  user?: UserEntity;
 
   @Column({ name: 'token_hash', type: 'bytea' })
   tokenHash: Buffer;
@@ -84,6 +110,13 @@ export class EphemeralMessageEntity {
 
   @Column({ name: 'interaction_id', type: 'bigint' })
   interactionId: string;
+
+  @ManyToOne(() => InteractionEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'interaction_id',
+    foreignKeyConstraintName: 'ephemeral_messages_interaction_id_fkey',
+  })
+  interaction?: InteractionEntity;
 
   @Column({ name: 'channel_id', type: 'bigint' })
   channelId: string;
