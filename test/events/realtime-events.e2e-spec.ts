@@ -8,7 +8,7 @@ import {
   type RealtimeEvent,
 } from '../../src/infra/events/realtime-event';
 import { RealtimeEvents } from '../../src/infra/events/realtime-events';
-import { createTestApp } from '../helpers/app';
+import { isolatedDatabase, createTestApp } from '../helpers/app';
 
 let counter = 0;
 /** A guild id no other suite uses, so the listener sees only this test's events. */
@@ -48,12 +48,20 @@ describe('realtime events are written with their change and delivered after comm
   let db: DataSource;
   let events: RealtimeEvents;
 
+  let own: { url: string; drop(): Promise<void> };
+
+  // A database of its own: its relay is this app's (on the shared test database it may be another
+  // process's, busy with its own suite).
   beforeAll(async () => {
-    app = await createTestApp();
+    own = await isolatedDatabase();
+    app = await createTestApp({ env: { DATABASE_URL: own.url } });
     db = app.get(DataSource);
     events = app.get(RealtimeEvents);
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await own.drop();
+  });
 
   it('holds events until the commit, then delivers them once, in order, at consecutive positions', async () => {
     const guildId = freshGuildId();

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
 import { SnowflakeService } from '../../src/common/snowflake/snowflake.service';
 import { serverPort } from '../helpers/ports';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, http, isolatedDatabase } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient, type Frame } from '../helpers/gateway-client';
 import WebSocket from 'ws';
@@ -62,10 +62,16 @@ describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
       .set('Authorization', user.token)
       .send({ content });
 
+  // A database of its own: its events are numbered by its own relay, not by whichever instance
+  // of the suites running beside it holds the shared database's relay lock (and may be busy).
+  let db: { url: string; drop(): Promise<void> };
+
   beforeAll(async () => {
     const port = await serverPort();
+    db = await isolatedDatabase();
     app = await createTestApp({
       env: {
+        DATABASE_URL: db.url,
         GATEWAY_URL: `ws://127.0.0.1:${port}/gateway`,
         GATEWAY_HEARTBEAT_INTERVAL_MS: '1000',
       },
@@ -80,7 +86,10 @@ describe('gateway: the Discord v10 protocol over a raw WebSocket', () => {
   afterEach(() => {
     for (const c of open.splice(0)) c.ws.terminate();
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await db.drop();
+  });
 
   describe('REST', () => {
     it('tells anyone where the gateway is, and bots their session start limit', async () => {
