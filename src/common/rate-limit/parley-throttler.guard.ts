@@ -141,8 +141,14 @@ export function trackerFor(kind: BucketTracker, req: ParleyRequest): string {
     case 'webhook': {
       // Only a delivery whose token matched spends its webhook's budget; a wrong token (the id
       // is public: every message shows it) is counted against the address that sent it.
-      const webhook = req.routeCredential?.value as { webhookId?: string } | null | undefined;
-      return webhook?.webhookId ? `webhook:${webhook.webhookId}` : `ip:${req.ip ?? 'unknown'}`;
+      // An interaction's token on the execute route (a follow-up) spends that interaction's.
+      const webhook = req.routeCredential?.value as
+        | { webhookId?: string; id?: string; applicationId?: string }
+        | null
+        | undefined;
+      if (webhook?.webhookId) return `webhook:${webhook.webhookId}`;
+      if (webhook?.applicationId && webhook.id) return `interaction:${webhook.id}`;
+      return `ip:${req.ip ?? 'unknown'}`;
     }
     case 'admin-key':
       return caller?.kind === 'admin' ? `admin-key:${caller.keyId}` : `ip:${req.ip ?? 'unknown'}`;
