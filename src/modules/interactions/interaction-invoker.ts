@@ -90,8 +90,15 @@ export class InteractionInvoker {
     if (!bot) throw new ApiError(ErrorCode.UnknownApplication);
     const member = members.get(userId);
     if (!member) throw new ApiError(ErrorCode.UnknownGuild);
-    const parts = { app, guildId: access.guildId, channelId: channel.id, userId, dto };
-    const invocation = await this.invocation(parts, access.permissions);
+    const parts = {
+      app,
+      guildId: access.guildId,
+      channelId: channel.id,
+      userId,
+      permissions: access.permissions,
+      dto,
+    };
+    const invocation = await this.invocation(parts);
 
     const id = this.snowflakes.next();
     const token = newInteractionToken(id);
@@ -134,11 +141,11 @@ export class InteractionInvoker {
     this.delivery.deliver(row, app, payload);
   }
 
-  private async invocation(p: InvocationParts, permissions: bigint): Promise<Invocation> {
+  private async invocation(p: InvocationParts): Promise<Invocation> {
     switch (p.dto.type) {
       case 2:
       case 4:
-        return this.command(p, permissions);
+        return this.command(p);
       case 3:
         return this.component(p);
       default:
@@ -147,14 +154,14 @@ export class InteractionInvoker {
   }
 
   /** A command sent (2) or an option being typed (4). */
-  private async command(p: InvocationParts, permissions: bigint): Promise<Invocation> {
+  private async command(p: InvocationParts): Promise<Invocation> {
     const commandId = parseSnowflake(p.dto.data.id);
     const command = commandId
       ? await this.catalog.findForGuild(p.app.id, commandId, p.guildId)
       : null;
     if (!command)
       throw ApiError.field('data.id', FieldErrorCode.BaseTypeInvalid, 'Unknown command.');
-    checkDefaultPermissions(command, permissions);
+    checkDefaultPermissions(command, p.permissions);
     const autocomplete = p.dto.type === InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE;
     const data: Record<string, unknown> = {
       id: command.id,
@@ -184,7 +191,7 @@ export class InteractionInvoker {
       if (command.type === 2) refs.users.add(target);
       else metadata.target_message_id = target;
     }
-    const resolved = await this.payloads.resolved(p.guildId, refs);
+    const resolved = await this.payloads.resolved(p.guildId, refs, p.permissions);
     if (command.type === 2) {
       const user = (resolved.users as Record<string, GuildMemberResponse['user']> | undefined)?.[
         data.target_id as string
@@ -220,7 +227,7 @@ export class InteractionInvoker {
       data.values = component.values;
       const refs = selectedReferences(component.type, component.values);
       if (refs) {
-        const resolved = await this.payloads.resolved(p.guildId, refs);
+        const resolved = await this.payloads.resolved(p.guildId, refs, p.permissions);
         if (Object.keys(resolved).length > 0) data.resolved = resolved;
       }
     }
@@ -254,6 +261,8 @@ interface InvocationParts {
   guildId: string;
   channelId: string;
   userId: string;
+  /** The invoking member's permissions in the guild. */
+  permissions: bigint;
   dto: InvokeInteractionDto;
 }
 

@@ -89,9 +89,14 @@ export class InteractionPayloads {
   /**
    * Discord's `resolved`: the users (and their memberships), roles and channels the options or
    * the selected values name, as far as they exist in the guild; a mentionable is whichever of a
-   * user or a role it is. Messages (a message command's target) are added by the caller.
+   * user or a role it is; a channel with the invoking member's `permissions` in it. Messages (a
+   * message command's target) are added by the caller.
    */
-  async resolved(guildId: string, refs: OptionReferences): Promise<Record<string, object>> {
+  async resolved(
+    guildId: string,
+    refs: OptionReferences,
+    permissions: bigint,
+  ): Promise<Record<string, object>> {
     const m = this.db.manager;
     const userIds = [...refs.users, ...refs.mentionables];
     const roleIds = [...refs.roles, ...refs.mentionables];
@@ -114,7 +119,8 @@ export class InteractionPayloads {
     }
     for (const channel of channels) {
       const { id, name, type } = toChannelResponse(channel);
-      (out.channels ??= {})[id] = { id, name, type, permissions: '0' };
+      // The invoking member's permissions there (no channel overwrites: the guild's).
+      (out.channels ??= {})[id] = { id, name, type, permissions: permissions.toString() };
     }
     return out;
   }
