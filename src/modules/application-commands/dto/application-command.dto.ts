@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { Allow, IsOptional } from 'class-validator';
 
 // The bodies of Discord's command routes. The rules (names, nesting, limits) are checked in one
@@ -112,34 +112,7 @@ export class CreateApplicationCommandDto {
   nsfw?: boolean;
 }
 
-/** Discord's Edit Application Command: the fields given change, the others stay. */
-export class UpdateApplicationCommandDto {
-  @IsOptional()
-  @ApiProperty({ required: false, example: 'paint' })
-  name?: string;
-  @IsOptional()
-  @ApiProperty(LOCALIZATIONS)
-  name_localizations?: Record<string, string> | null;
-  @IsOptional()
-  @ApiProperty({ required: false, example: 'Paints the channel a colour' })
-  description?: string;
-  @IsOptional()
-  @ApiProperty(LOCALIZATIONS)
-  description_localizations?: Record<string, string> | null;
-  @IsOptional()
-  @ApiProperty({ type: () => [ApplicationCommandOptionDto], required: false })
-  options?: ApplicationCommandOptionDto[];
-  @IsOptional()
-  @ApiProperty({ type: String, nullable: true, required: false, example: '8192' })
-  default_member_permissions?: string | null;
-  @IsOptional()
-  dm_permission?: boolean | null;
-  @IsOptional()
-  @ApiProperty({ type: [Number], nullable: true, required: false, example: [0] })
-  contexts?: number[] | null;
-  @IsOptional()
-  @ApiProperty({ type: [Number], required: false, example: [0] })
-  integration_types?: number[];
-  @IsOptional()
-  nsfw?: boolean;
-}
+/** Discord's Edit Application Command: the fields given change, the others stay (not the type). */
+export class UpdateApplicationCommandDto extends PartialType(
+  OmitType(CreateApplicationCommandDto, ['type'] as const),
+) {}

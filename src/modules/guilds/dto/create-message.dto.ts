@@ -18,7 +18,7 @@ import { ActionRowDto } from './component.dto';
 import { EmbedDto } from './embed.dto';
 
 /** Discord's nonce: a string of at most 25 characters, or an integer. */
-function IsNonce(): PropertyDecorator {
+export function IsNonce(): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isNonce',

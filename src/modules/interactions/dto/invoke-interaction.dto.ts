@@ -1,35 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateBy,
-} from 'class-validator';
-import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { IsIn, IsInt, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNonce } from '../../guilds/dto/create-message.dto';
 
 const SNOWFLAKE = /^\d{1,20}$/;
 
 /** Interaction types a user invokes (Discord's): 2 command, 3 component, 4 autocomplete, 5 modal. */
 export const INVOKED_TYPES = [2, 3, 4, 5] as const;
-
-function IsNonce(): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'isNonce',
-      validator: {
-        validate: (v: unknown) =>
-          (typeof v === 'string' && v.length <= 25) ||
-          (typeof v === 'number' && Number.isSafeInteger(v)),
-        defaultMessage: () => '$property must be a string of at most 25 characters or an integer',
-      },
-    },
-    { context: { code: FieldErrorCode.BaseTypeInvalid } },
-  );
-}
 
 /**
  * Discord's user-side interaction request (`POST /interactions`): a command sent, a component
