@@ -96,21 +96,27 @@ describe('bots: discord.js interactions across two instances', () => {
     await setup?.close();
   });
 
+  /** The member's `POST /v1/interactions` on the REST instance, in this guild and channel. */
+  const interact = (body: Record<string, unknown>) =>
+    http(setup.rest)
+      .post('/v1/interactions')
+      .set('Authorization', setup.member.token)
+      .send({
+        application_id: setup.application.id,
+        guild_id: setup.g.guildId,
+        channel_id: setup.g.channelId,
+        ...body,
+      });
+
   /** The member invokes on the REST instance; resolves with the interaction's nonce. */
   async function invoke(name: string, extra: Record<string, unknown> = {}): Promise<string> {
     const command = commands.get(name)!;
     const n = String(++nonce);
-    const res = await http(setup.rest)
-      .post('/v1/interactions')
-      .set('Authorization', setup.member.token)
-      .send({
-        type: 2,
-        application_id: setup.application.id,
-        guild_id: setup.g.guildId,
-        channel_id: setup.g.channelId,
-        nonce: n,
-        data: { id: command.id, name, type: command.type, ...extra },
-      });
+    const res = await interact({
+      type: 2,
+      nonce: n,
+      data: { id: command.id, name, type: command.type, ...extra },
+    });
     expect(res.status).toBe(204);
     return n;
   }
@@ -202,18 +208,12 @@ describe('bots: discord.js interactions across two instances', () => {
     await invoke('buttons');
     const shown = await message('MESSAGE_CREATE', (d) => d.content === 'press', at);
     expect(shown.d.components[0].components[0]).toMatchObject({ type: 2, custom_id: 'ok' });
-    const res = await http(setup.rest)
-      .post('/v1/interactions')
-      .set('Authorization', setup.member.token)
-      .send({
-        type: 3,
-        application_id: setup.application.id,
-        guild_id: setup.g.guildId,
-        channel_id: setup.g.channelId,
-        message_id: shown.d.id,
-        nonce: 'click',
-        data: { component_type: 2, custom_id: 'ok' },
-      });
+    const res = await interact({
+      type: 3,
+      message_id: shown.d.id,
+      nonce: 'click',
+      data: { component_type: 2, custom_id: 'ok' },
+    });
     expect(res.status).toBe(204);
     expect(await clicked).toBe(setup.member.userId);
     const updated = await message('MESSAGE_UPDATE', (d) => d.id === shown.d.id, at);
@@ -250,17 +250,11 @@ describe('bots: discord.js interactions across two instances', () => {
   });
 
   function selectPost(messageId: string, values: string[]) {
-    return http(setup.rest)
-      .post('/v1/interactions')
-      .set('Authorization', setup.member.token)
-      .send({
-        type: 3,
-        application_id: setup.application.id,
-        guild_id: setup.g.guildId,
-        channel_id: setup.g.channelId,
-        message_id: messageId,
-        data: { component_type: 3, custom_id: 'colour', values },
-      });
+    return interact({
+      type: 3,
+      message_id: messageId,
+      data: { component_type: 3, custom_id: 'colour', values },
+    });
   }
 
   it('showModal + awaitModalSubmit: the user gets INTERACTION_MODAL_CREATE and submits it', async () => {
@@ -288,20 +282,14 @@ describe('bots: discord.js interactions across two instances', () => {
     await invoke('ask');
     const shown = await message('INTERACTION_MODAL_CREATE', () => true, at);
     expect(shown.d).toMatchObject({ custom_id: 'feedback', title: 'Feedback' });
-    const res = await http(setup.rest)
-      .post('/v1/interactions')
-      .set('Authorization', setup.member.token)
-      .send({
-        type: 5,
-        application_id: setup.application.id,
-        guild_id: setup.g.guildId,
-        channel_id: setup.g.channelId,
-        data: {
-          id: shown.d.id,
-          custom_id: 'feedback',
-          components: [{ type: 1, components: [{ type: 4, custom_id: 'body', value: 'great' }] }],
-        },
-      });
+    const res = await interact({
+      type: 5,
+      data: {
+        id: shown.d.id,
+        custom_id: 'feedback',
+        components: [{ type: 1, components: [{ type: 4, custom_id: 'body', value: 'great' }] }],
+      },
+    });
     expect(res.status).toBe(204);
     expect(await submitted).toBe('feedback');
     await message('MESSAGE_CREATE', (d) => d.content === 'thanks: great', at);
@@ -319,22 +307,16 @@ describe('bots: discord.js interactions across two instances', () => {
     });
     const at = from();
     const command = commands.get('fruit')!;
-    const res = await http(setup.rest)
-      .post('/v1/interactions')
-      .set('Authorization', setup.member.token)
-      .send({
-        type: 4,
-        application_id: setup.application.id,
-        guild_id: setup.g.guildId,
-        channel_id: setup.g.channelId,
-        nonce: 'typing',
-        data: {
-          id: command.id,
-          name: 'fruit',
-          type: 1,
-          options: [{ name: 'name', type: 3, value: 'ap', focused: true }],
-        },
-      });
+    const res = await interact({
+      type: 4,
+      nonce: 'typing',
+      data: {
+        id: command.id,
+        name: 'fruit',
+        type: 1,
+        options: [{ name: 'name', type: 3, value: 'ap', focused: true }],
+      },
+    });
     expect(res.status).toBe(204);
     const choices = await message('APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE', () => true, at);
     expect(choices.d).toMatchObject({
