@@ -10,13 +10,12 @@ import {
   IsOptional,
   IsString,
   Length,
-  MaxLength,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
 import { AllowedMentionsDto } from '../../guilds/dto/create-message.dto';
-import { EmbedDto } from '../../guilds/dto/embed.dto';
+import { EditMessageDto } from '../../guilds/dto/edit-message.dto';
 
 /** Discord's interaction callback types. */
 export const CallbackType = {
@@ -43,21 +42,11 @@ export class InteractionCallbackDto {
   data?: Record<string, unknown>;
 }
 
-/** A message an interaction posts or edits (callback types 4 and 7, follow-ups, `@original`). */
-export class InteractionMessageDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  content?: string;
-
-  /** Up to 10 embeds (checked and normalised as every message's). */
-  @ApiProperty({ required: false, type: [EmbedDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @IsObject({ each: true })
-  embeds?: EmbedDto[];
-
+/**
+ * A message an interaction posts or edits (callback types 4 and 7, follow-ups, `@original`): a
+ * message edit's fields (content, embeds, components) plus what a new one may say.
+ */
+export class InteractionMessageDto extends EditMessageDto {
   @ApiProperty({ required: false, type: () => AllowedMentionsDto })
   @IsOptional()
   @ValidateNested()
@@ -68,13 +57,6 @@ export class InteractionMessageDto {
   @IsOptional()
   @IsInt()
   flags?: number;
-
-  /** Message components (action rows). */
-  @ApiProperty({ required: false, type: 'array', items: { type: 'object' } })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(5)
-  components?: Array<Record<string, unknown>>;
 
   /** Accepted and ignored (no text-to-speech). */
   @IsOptional()
