@@ -475,7 +475,7 @@ describe('robustness: every route answers garbage with a 4xx', () => {
     expect(calls.length).toBeGreaterThan(1000);
     expect(failures).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
+   }, 240_000);
 
   it('never answers 5xx with real ids, garbage and hostile bodies and odd query strings', async () => {
     const owner = await registerUser(app);
@@ -535,7 +535,7 @@ describe('robustness: every route answers garbage with a 4xx', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+   }, 240_000);
 
   it('answers 401 UNAUTHORIZED without credentials on every route that declares a user, bot or bearer security', async () => {
     const doc = (await http(app).get('/docs/openapi.json')).body as {
