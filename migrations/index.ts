@@ -27,6 +27,7 @@ import { Interactions1796000013000 } from './1796000013000-Interactions';
 import { ApplicationCommands1796000010000 } from './1796000010000-ApplicationCommands';
 import { MessageComponents1796000012000 } from './1796000012000-MessageComponents';
 import { ApplicationInteractionsEndpoint1796000011000 } from './1796000011000-ApplicationInteractionsEndpoint';
+import { Attachments1796000014000 } from './1796000014000-Attachments';
 import { WebhookSigningSecret1795583171420 } from './1795583171420-WebhookSigningSecret';
 
 /**
@@ -64,4 +65,5 @@ export const MIGRATIONS: MixedList<Function> = [
   ApplicationInteractionsEndpoint1796000011000,
   MessageComponents1796000012000,
   Interactions1796000013000,
+  Attachments1796000014000,
 ];

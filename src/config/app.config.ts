@@ -112,6 +112,20 @@ export class AppConfig {
    * signing key = DATA_DIR/oidc-keys.json, generated on first start.
    */
   readonly oidc: { signingKey: string | null; previousKeys: string | null };
+  /**
+   * Message attachments: the largest file through multipart (`maxBytes`) and through an upload
+   * URL (`uploadMaxBytes`), at most `maxFiles` per message; an upload waits `uploadTtlSeconds` to be
+   * attached; a signed link works `urlTtlSeconds`; `presignedUploads`: upload URLs point at the
+   * S3 bucket itself (BLOB_STORAGE=s3 and S3_PRESIGNED_UPLOADS=true).
+   */
+  readonly attachments: {
+    maxBytes: number;
+    uploadMaxBytes: number;
+    maxFiles: number;
+    uploadTtlSeconds: number;
+    urlTtlSeconds: number;
+    presignedUploads: boolean;
+  };
   readonly limits: {
     jsonBodyBytes: number;
     repohostBodyBytes: number;
@@ -276,6 +290,15 @@ export class AppConfig {
       repohostBodyBytes: 25 * 1024 * 1024,
       maxWebhooksPerChannel: env.MAX_WEBHOOKS_PER_CHANNEL ?? 15,
       maxListLimit: 200,
+    };
+    const attachmentMax = env.ATTACHMENT_MAX_BYTES ?? 25 * 1024 * 1024;
+    this.attachments = {
+      maxBytes: attachmentMax,
+      uploadMaxBytes: env.ATTACHMENT_UPLOAD_MAX_BYTES ?? attachmentMax,
+      maxFiles: 10,
+      uploadTtlSeconds: env.ATTACHMENT_UPLOAD_TTL ?? 3600,
+      urlTtlSeconds: env.ATTACHMENT_URL_TTL ?? 86_400,
+      presignedUploads: this.blobs.kind === 's3' && env.S3_PRESIGNED_UPLOADS === 'true',
     };
     this.adminEmail = env.ADMIN_EMAIL ?? null;
     this.archives = {

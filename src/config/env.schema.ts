@@ -113,6 +113,26 @@ export class EnvSchema {
   @IsOptional() @IsString() OIDC_SIGNING_KEY?: string;
   @IsOptional() @IsString() OIDC_PREVIOUS_KEYS?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) MAX_WEBHOOKS_PER_CHANNEL?: number;
+  /** Largest file a message may carry through multipart (bytes; 25 MiB by default). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(500 * 1024 * 1024)
+  ATTACHMENT_MAX_BYTES?: number;
+  /** Largest file an upload URL takes (bytes; by default ATTACHMENT_MAX_BYTES; at most 500 MiB). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(500 * 1024 * 1024)
+  ATTACHMENT_UPLOAD_MAX_BYTES?: number;
+  /** Seconds an upload URL's file waits to be attached before it is deleted. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60) @Max(604_800) ATTACHMENT_UPLOAD_TTL?: number;
+  /** Seconds an attachment's signed link works. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60) @Max(604_800) ATTACHMENT_URL_TTL?: number;
+  /** `true`: upload URLs are presigned S3 PUTs (clients can reach the bucket); else Parley's own. */
+  @IsOptional() @IsIn(['true', 'false']) S3_PRESIGNED_UPLOADS?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) SHUTDOWN_GRACE_MS?: number;
   /** Where clients reach the gateway, when not at PUBLIC_URL's host (a ws:// or wss:// URL). */
   @IsOptional()

@@ -13,6 +13,7 @@ import { ErrorCode } from '../errors/error-code';
 /** The first path segments served on Discord's paths: the Discord-compatible routes. */
 const DISCORD_ROUTES = new Set([
   'applications',
+  'attachments',
   'channels',
   'gateway',
   'guilds',

@@ -22,6 +22,12 @@ export class Metrics {
   /** A credential was resolved from the cache (hit) or the database (miss). */
   credentialCache(_hit: boolean): void {}
 
+  /** An attachment's bytes were stored (an upload completed). */
+  attachmentStored(_bytes: number): void {}
+
+  /** Attachments' blobs were deleted, freeing this many bytes. */
+  attachmentsDeleted(_count: number, _bytes: number): void {}
+
   /** A job attempt failed (it may be retried). */
   jobFailed(_queue: string): void {}
 

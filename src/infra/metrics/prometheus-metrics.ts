@@ -61,6 +61,8 @@ export class PrometheusMetrics
   private readonly batches: Histogram<'writer'>;
   private readonly rateLimits: Counter<'bucket'>;
   private readonly jobFailures: Counter<'queue'>;
+  private readonly uploads: Counter;
+  private readonly storedBytes: Gauge;
   private readonly queueDepth: Gauge<'queue'>;
   private readonly pool: Gauge<'state'>;
   private readonly wsConnections: Gauge;
@@ -113,6 +115,16 @@ export class PrometheusMetrics
         this.inc({ result: 'hit' }, hits);
         this.inc({ result: 'miss' }, misses);
       },
+    });
+    this.uploads = new Counter({
+      name: 'parley_attachment_uploads_total',
+      help: 'Attachments whose bytes were stored (multipart files and upload URLs)',
+      registers,
+    });
+    this.storedBytes = new Gauge({
+      name: 'parley_attachment_bytes_stored',
+      help: 'Bytes of attachments this instance stored minus those it deleted since it started',
+      registers,
     });
     this.jobFailures = new Counter({
       name: 'parley_job_failures_total',
@@ -194,6 +206,15 @@ export class PrometheusMetrics
   override credentialCache(hit: boolean): void {
     if (hit) this.cacheHits += 1;
     else this.cacheMisses += 1;
+  }
+
+  override attachmentStored(bytes: number): void {
+    this.uploads.inc();
+    this.storedBytes.inc(bytes);
+  }
+
+  override attachmentsDeleted(_count: number, bytes: number): void {
+    this.storedBytes.dec(bytes);
   }
 
   override jobFailed(queue: string): void {

@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { chmod, copyFile, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { dirname, join, normalize, sep } from 'node:path';
@@ -15,6 +16,12 @@ export abstract class BlobStorage {
   abstract delete(key: string): Promise<number>;
   /** Stores the file at `sourcePath` (a large file, never read into memory) under `key`. */
   abstract putFile(key: string, sourcePath: string): Promise<void>;
+  /**
+   * Stores what `source` yields under `key` as it arrives, never holding it whole (uploads). When
+   * `source` fails — a size limit, a client gone mid-upload — nothing is left under `key` and
+   * the error is rethrown. Resolves to the bytes stored.
+   */
+  abstract putStream(key: string, source: Readable): Promise<number>;
   /** A streaming read of a blob with its size, or null when there is no such blob. */
   abstract open(key: string): Promise<{ stream: Readable; size: number } | null>;
 }
@@ -90,6 +97,21 @@ export class LocalBlobStorage extends BlobStorage {
     // A copy keeps the source's mode: narrow it before the blob appears under its name.
     await chmod(tmp, FILE_MODE);
     await rename(tmp, target);
+  }
+
+  async putStream(key: string, source: Readable): Promise<number> {
+    const target = this.path(key);
+    await this.folderFor(target);
+    const tmp = `${target}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
+    const out = createWriteStream(tmp, { mode: FILE_MODE });
+    try {
+      await pipeline(source, out);
+      await rename(tmp, target);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+    return out.bytesWritten;
   }
 
   async open(key: string): Promise<{ stream: Readable; size: number } | null> {

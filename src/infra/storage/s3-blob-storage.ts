@@ -85,6 +85,33 @@ export class S3BlobStorage extends BlobStorage {
     await upload.done();
   }
 
+  async putStream(key: string, source: Readable): Promise<number> {
+    let bytes = 0;
+    source.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: assertBlobKey(key), Body: source },
+      partSize: PART_SIZE,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false,
+    });
+    // lib-storage reads the body as it sends parts; an error of the source ends the upload
+    // (its parts are aborted) — make sure it does even when the source is only destroyed.
+    const failed = new Promise<never>((_resolve, reject) => source.once('error', reject));
+    failed.catch(() => undefined);
+    try {
+      await Promise.race([upload.done(), failed]);
+    } catch (err) {
+      await upload.abort().catch(() => undefined);
+      // A small body goes up as one PutObject, which abort() cannot take back once sent.
+      await this.client
+        .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))
+        .catch(() => undefined);
+      throw err;
+    }
+    return bytes;
+  }
+
   async open(key: string): Promise<{ stream: Readable; size: number } | null> {
     try {
       const object = await this.client.send(

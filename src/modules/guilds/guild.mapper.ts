@@ -1,4 +1,5 @@
 import { toUserPartial } from '../users/user.mapper';
+import type { AttachmentLinks } from './attachments/attachment-links';
 import type { UserEntity } from '../users/user.entity';
 import type { UserPartialResponse } from '../users/user.response';
 import type { ChannelEntity } from './channel.entity';
@@ -97,6 +98,8 @@ export interface MessageParts {
   embeds: MessageResponse['embeds'];
   /** Absent for a fresh webhook post: none. */
   components?: MessageResponse['components'];
+  /** Its files as shown (AttachmentLinks.presentAll); absent: none. */
+  attachments?: MessageResponse['attachments'];
   mentions: UserPartialResponse[];
   mentionEveryone: boolean;
   /** Absent for a fresh webhook post: none. */
@@ -128,7 +131,7 @@ export function toMessageFromParts(m: MessageParts): MessageResponse {
     mention_everyone: m.mentionEveryone,
     mentions: m.mentions,
     mention_roles: m.mentionRoles ?? [],
-    attachments: [],
+    attachments: m.attachments ?? [],
     components: m.components ?? [],
     pinned: m.pinnedAt != null,
     flags: m.flags ?? 0,
@@ -187,10 +190,14 @@ export function asReply(
   return out;
 }
 
+/** Shows a message's stored attachments with signed links (AttachmentLinks). */
+export type AttachmentPresenter = Pick<AttachmentLinks, 'presentAll'>;
+
 /** Maps a message; `author` must be loaded for user messages. */
-export function toMessageResponse(m: MessageEntity): MessageResponse {
+export function toMessageResponse(m: MessageEntity, links: AttachmentPresenter): MessageResponse {
   return toMessageFromParts({
     ...m,
+    attachments: links.presentAll(m.channelId, m.attachments),
     author: m.webhookId
       ? webhookAuthor(m.webhookId, m.webhookName, m.webhookAvatar)
       : m.author

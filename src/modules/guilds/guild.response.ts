@@ -1,4 +1,5 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { AttachmentResponse } from './attachments/attachment.response';
 import { UserPartialResponse } from '../users/user.response';
 import { ActionRowDto } from './dto/component.dto';
 import { EmbedDto } from './dto/embed.dto';
@@ -130,7 +131,7 @@ export class MessageInteractionMetadataResponse {
 
 /**
  * A message, with the fields of Discord's message object that bot libraries read (Parley has no
- * attachments or TTS: those are always empty, false or 0).
+ * TTS: always false).
  */
 export class MessageResponse {
   id: string;
@@ -170,9 +171,9 @@ export class MessageResponse {
   /** The author's membership of the guild as it is now (absent for webhooks and former members). */
   @ApiProperty({ required: false, type: () => MessageMemberResponse })
   member?: MessageMemberResponse;
-  /** Always empty. */
-  @ApiProperty({ type: 'array', items: { type: 'object' } })
-  attachments: Array<Record<string, never>>;
+  /** Its files, each with a signed link that works for ATTACHMENT_URL_TTL seconds. */
+  @ApiProperty({ type: [AttachmentResponse] })
+  attachments: AttachmentResponse[];
   /** A bot's buttons and select menus in action rows, as sent (empty for other messages). */
   @ApiProperty({ type: [ActionRowDto] })
   components: ActionRowDto[];

@@ -28,6 +28,9 @@ import { ReactionsController } from './reactions/reactions.controller';
 import { ReactionsService } from './reactions/reactions.service';
 import { WebhookMessagesWriter } from './webhook-messages.writer';
 import { InteractionMessagesWriter } from './interaction-messages.writer';
+import { AttachmentEntity } from './attachments/attachment.entity';
+import { AttachmentLinks } from './attachments/attachment-links';
+import { AttachmentStore } from './attachments/attachment-store';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
 const SERVICES = [
@@ -42,6 +45,8 @@ const SERVICES = [
   MessageRenderer,
   ReactionsService,
   InteractionMessagesWriter,
+  AttachmentStore,
+  AttachmentLinks,
 ];
 
 /** Used inside the module only. */
@@ -59,6 +64,7 @@ const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCount
       ChannelEntity,
       MessageEntity,
       MessageReactionEntity,
+      AttachmentEntity,
     ]),
   ],
   // MessageModerationController first: its `messages/pins` is matched before `messages/:id`.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AttachmentLinks } from './attachments/attachment-links';
 import { GuildMembersService } from './guild-members.service';
 import { asReply, toMessageResponse } from './guild.mapper';
 import type { GuildMemberResponse, MessageMemberResponse, MessageResponse } from './guild.response';
@@ -18,6 +19,7 @@ export class MessageRenderer {
   constructor(
     private readonly members: GuildMembersService,
     private readonly reactions: ReactionCounts,
+    private readonly links: AttachmentLinks,
   ) {}
 
   async render(
@@ -31,7 +33,7 @@ export class MessageRenderer {
       this.members.membersAmong(m, guildId, peopleOf(rows)),
     ]);
     const out = rows.map((r) => {
-      const message = toMessageResponse(r);
+      const message = toMessageResponse(r, this.links);
       if (r.referenceId) {
         asReply(message, guildId, r.referenceId, referenced.get(r.referenceId) ?? null);
       }
@@ -58,7 +60,7 @@ export class MessageRenderer {
       .leftJoinAndSelect('msg.author', 'author')
       .where('msg.id IN (:...ids)', { ids })
       .getMany();
-    return new Map(found.map((msg) => [msg.id, toMessageResponse(msg)]));
+    return new Map(found.map((msg) => [msg.id, toMessageResponse(msg, this.links)]));
   }
 }
 

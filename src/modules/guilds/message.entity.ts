@@ -8,6 +8,7 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import type { ActionRow } from './components/component-types';
+import type { StoredAttachment } from './attachments/stored-attachment';
 import type { Embed } from './embeds/embed';
 import { UserEntity } from '../users/user.entity';
 import type { UserPartialResponse } from '../users/user.response';
@@ -62,6 +63,13 @@ export class MessageEntity {
   /** A bot's message components (action rows of buttons and select menus), as sent. */
   @Column({ type: 'jsonb', default: () => "'[]'" })
   components: ActionRow[];
+
+  /**
+   * Its files' public fields (attachments table, migration 1796000014000), in the order given;
+   * links are signed when it is shown (AttachmentLinks).
+   */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  attachments: StoredAttachment[];
 
   /**
    * The users mentioned (`<@id>`) who were members of the guild when it was posted, as they

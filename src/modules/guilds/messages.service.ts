@@ -19,6 +19,7 @@ import { GuildAccessService } from './guild-access.service';
 import { GuildMembersService } from './guild-members.service';
 import { asReply, toMessageFromParts, toMessageResponse } from './guild.mapper';
 import { guildRolesAmong, mentionsEveryone, requestedMentions } from './message-mentions';
+import { AttachmentLinks } from './attachments/attachment-links';
 import { MessageRenderer, withMembers } from './message-renderer';
 import {
   WebhookMessagesWriter,
@@ -52,6 +53,7 @@ export class MessagesService {
     private readonly members: GuildMembersService,
     private readonly renderer: MessageRenderer,
     private readonly purge: MessagePurge,
+    private readonly links: AttachmentLinks,
   ) {}
 
   /**
@@ -151,7 +153,14 @@ export class MessagesService {
       createdAt: new Date(),
       editedAt: null,
     });
-    const out = withMembers(toMessageFromParts({ ...message, author: author.user }), members);
+    const out = withMembers(
+      toMessageFromParts({
+        ...message,
+        author: author.user,
+        attachments: this.links.presentAll(channelId, message.attachments),
+      }),
+      members,
+    );
     if (referenced) asReply(out, access.guildId, referenced.id, referenced);
     if (dto.nonce !== undefined) out.nonce = dto.nonce;
     return this.dataSource.transaction(async (m) => {
@@ -328,7 +337,7 @@ export class MessagesService {
       await this.events.publish(
         m,
         messages.map((msg) =>
-          messageEvent(EventName.MessageUpdate, guildId, toMessageResponse(msg)),
+          messageEvent(EventName.MessageUpdate, guildId, toMessageResponse(msg, this.links)),
         ),
       );
     }
@@ -355,7 +364,7 @@ export class MessagesService {
             throw err;
           },
         );
-    if (found) return toMessageResponse(found);
+    if (found) return toMessageResponse(found, this.links);
     if (ref.fail_if_not_exists === false && !elsewhere) return null;
     throw ApiError.field('message_reference', FieldErrorCode.MessageReferenceUnknownMessage);
   }

@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
+import { ApiError } from '../../../common/errors/api-error';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { SnowflakeService } from '../../../common/snowflake/snowflake.service';
+import { AppConfig } from '../../../config/app.config';
+import { Metrics } from '../../../infra/metrics/metrics';
+import { BlobStorage } from '../../../infra/storage/blob-storage';
+import { AttachmentEntity } from './attachment.entity';
+import { imageDimensions, SNIFF_BYTES, sniffContentType } from './sniff';
+import { ATTACHMENT_FLAG_SPOILER, type StoredAttachment } from './stored-attachment';
+
+/** Where a file is received for: the channel its message goes to, and who sends it. */
+export interface ReceiveTarget {
+  channelId: string;
+  guildId: string | null;
+  uploaderId: string | null;
+}
+
+/** A file whose bytes are in blob storage, not yet on a message. */
+export interface ReceivedFile extends StoredAttachment {
+  /** The form field it came in (`files[0]`…), whose index `attachments[].id` refers to. */
+  field: string;
+}
+
+/** Thrown by a size guard when a file grows past its limit (answered 413). */
+export class FileTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`file larger than ${limit} bytes`);
+  }
+}
+
+/**
+ * Counts a file's bytes as they pass, fails the stream once there are more than `limit`, and
+ * keeps the first SNIFF_BYTES for sniffing: the one pass over an upload's bytes.
+ */
+export class UploadGuard extends Transform {
+  bytes = 0;
+  private readonly headChunks: Buffer[] = [];
+  private headBytes = 0;
+
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  get head(): Buffer {
+    return Buffer.concat(this.headChunks, this.headBytes);
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) return done(new FileTooLarge(this.limit));
+    if (this.headBytes < SNIFF_BYTES) {
+      const part = chunk.subarray(0, SNIFF_BYTES - this.headBytes);
+      // A copy: the parser may reuse the chunk's memory.
+      this.headChunks.push(Buffer.from(part));
+      this.headBytes += part.length;
+    }
+    done(null, chunk);
+  }
+}
+
+/** A filename as stored and shown: no path, no control characters, at most 1,024 characters. */
+export function cleanFilename(name: string | undefined | null): string {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 1024);
+  return clean.length > 0 && clean !== '.' && clean !== '..' ? clean : 'file';
+}
+
+/**
+ * Files into blob storage and back out of it (DESIGN.md "Files"). A file gets its row before its
+ * first byte is stored (`expires_at` = now + ATTACHMENT_UPLOAD_TTL), so an upload cut short by a
+ * crash is still found and deleted by the sweep; its bytes stream through an UploadGuard into
+ * `BlobStorage.putStream` (a disk file or an S3 multipart upload), never held whole. Its media
+ * type is sniffed from its first bytes and an image's size read from its header.
+ */
+@Injectable()
+export class AttachmentStore {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly blobs: BlobStorage,
+    private readonly snowflakes: SnowflakeService,
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** The blob key of an attachment. */
+  static blobKey(channelId: string, attachmentId: string): string {
+    return `attachments/${channelId}/${attachmentId}`;
+  }
+
+  /**
+   * Stores one file from `source` for `target`, failing with 413 PAYLOAD_TOO_LARGE past `limit`
+   * bytes (nothing is left behind then, nor on any other failure of the source).
+   */
+  async receive(
+    target: ReceiveTarget,
+    source: Readable,
+    file: { field: string; filename: string; limit: number },
+  ): Promise<ReceivedFile> {
+    const id = this.snowflakes.next();
+    const filename = cleanFilename(file.filename);
+    const blobKey = AttachmentStore.blobKey(target.channelId, id);
+    const repo = this.dataSource.getRepository(AttachmentEntity);
+    await repo.insert({
+      id,
+      channelId: target.channelId,
+      guildId: target.guildId,
+      uploaderId: target.uploaderId,
+      filename,
+      blobKey,
+      expiresAt: new Date(Date.now() + this.config.attachments.uploadTtlSeconds * 1000),
+    });
+    const guard = new UploadGuard(file.limit);
+    source.on('error', (err) => guard.destroy(err));
+    try {
+      await this.blobs.putStream(blobKey, source.pipe(guard));
+    } catch (err) {
+      await repo.delete({ id }).catch(() => undefined);
+      if (err instanceof FileTooLarge) throw new ApiError(ErrorCode.PayloadTooLarge);
+      throw err;
+    }
+    const head = guard.head;
+    const contentType = sniffContentType(head);
+    const size = guard.bytes;
+    const dims = imageDimensions(head, contentType);
+    const stored: ReceivedFile = {
+      field: file.field,
+      id,
+      filename,
+      content_type: contentType,
+      size,
+      width: dims?.width ?? null,
+      height: dims?.height ?? null,
+      flags: filename.startsWith('SPOILER_') ? ATTACHMENT_FLAG_SPOILER : 0,
+    };
+    await repo.update(
+      { id },
+      {
+        contentType,
+        size: String(size),
+        width: stored.width,
+        height: stored.height,
+        flags: stored.flags,
+        stored: true,
+      },
+    );
+    this.metrics.attachmentStored(size);
+    return stored;
+  }
+
+  /**
+   * Gives received or uploaded files to a message (in its transaction): they are no longer due
+   * for deletion. `descriptions` by attachment id.
+   */
+  async attach(m: EntityManager, messageId: string, files: StoredAttachment[]): Promise<void> {
+    if (files.length === 0) return;
+    for (const f of files) {
+      await m
+        .getRepository(AttachmentEntity)
+        .update(
+          { id: f.id, messageId: IsNull() },
+          { messageId, expiresAt: null, description: f.description ?? null, filename: f.filename },
+        );
+    }
+  }
+
+  /**
+   * Lets go of files a request received but will not use (the message was refused): their
+   * blobs and rows go now (the sweep would find them later otherwise).
+   */
+  async discard(files: Array<{ id: string }>): Promise<void> {
+    if (files.length === 0) return;
+    const rows = await this.dataSource
+      .getRepository(AttachmentEntity)
+      .find({ where: { id: In(files.map((f) => f.id)), messageId: IsNull() } });
+    for (const row of rows) {
+      await this.blobs.delete(row.blobKey);
+      await this.dataSource.getRepository(AttachmentEntity).delete({ id: row.id });
+    }
+  }
+}
