@@ -119,7 +119,7 @@ function describeMultipart(op: OperationObject): void {
   }
   // Swagger UI pre-fills the form's JSON part with the JSON body's first example.
   const examples = Object.values(json.examples ?? {}) as Array<{ value?: unknown }>;
-  const first = json.example ?? examples[0]?.value;
+  const first: unknown = (json.example as unknown) ?? examples[0]?.value;
   body.content['multipart/form-data'] = {
     schema: { type: 'object', properties },
     encoding: { payload_json: { contentType: 'application/json' } },
