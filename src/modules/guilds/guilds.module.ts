@@ -31,6 +31,8 @@ import { InteractionMessagesWriter } from './interaction-messages.writer';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore } from './attachments/attachment-store';
+import { AttachmentsController } from './attachments/attachments.controller';
+import { AttachmentsService } from './attachments/attachments.service';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
 const SERVICES = [
@@ -50,7 +52,13 @@ const SERVICES = [
 ];
 
 /** Used inside the module only. */
-const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCounts, MessagePurge];
+const INTERNAL = [
+  WebhookMessagesWriter,
+  MessageModerationService,
+  ReactionCounts,
+  MessagePurge,
+  AttachmentsService,
+];
 
 @Module({
   imports: [
@@ -73,6 +81,7 @@ const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCount
     MessageModerationController,
     ChannelsController,
     ReactionsController,
+    AttachmentsController,
   ],
   providers: [...SERVICES, ...INTERNAL],
   exports: SERVICES,
