@@ -33,6 +33,7 @@ import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore } from './attachments/attachment-store';
 import { AttachmentsController } from './attachments/attachments.controller';
 import { AttachmentsService } from './attachments/attachments.service';
+import { EditedMessageFileIntake, NewMessageFileIntake } from './attachments/message-file-intakes';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
 const SERVICES = [
@@ -49,6 +50,8 @@ const SERVICES = [
   InteractionMessagesWriter,
   AttachmentStore,
   AttachmentLinks,
+  NewMessageFileIntake,
+  EditedMessageFileIntake,
 ];
 
 /** Used inside the module only. */

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
+import type { FileIntake } from '../../../common/http/multipart';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { SnowflakeService } from '../../../common/snowflake/snowflake.service';
 import { AppConfig } from '../../../config/app.config';
@@ -23,6 +24,8 @@ export interface ReceiveTarget {
 export interface ReceivedFile extends StoredAttachment {
   /** The form field it came in (`files[0]`…), whose index `attachments[].id` refers to. */
   field: string;
+  /** The channel it was stored for. */
+  channelId: string;
 }
 
 /** Thrown by a size guard when a file grows past its limit (answered 413). */
@@ -65,8 +68,8 @@ export class UploadGuard extends Transform {
 /** A filename as stored and shown: no path, no control characters, at most 1,024 characters. */
 export function cleanFilename(name: string | undefined | null): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, 1024);
@@ -132,6 +135,7 @@ export class AttachmentStore {
     const dims = imageDimensions(head, contentType);
     const stored: ReceivedFile = {
       field: file.field,
+      channelId: target.channelId,
       id,
       filename,
       content_type: contentType,
@@ -155,6 +159,22 @@ export class AttachmentStore {
     return stored;
   }
 
+  /** An intake that stores a request's files for `target` (multipart.ts), up to ATTACHMENT_MAX_BYTES each. */
+  intakeFor(target: ReceiveTarget): FileIntake<ReceivedFile> {
+    const { maxBytes, maxFiles } = this.config.attachments;
+    return {
+      maxFileBytes: maxBytes,
+      maxFiles,
+      receive: (source, part) =>
+        this.receive(target, source, {
+          field: part.field,
+          filename: part.filename,
+          limit: maxBytes,
+        }),
+      discard: (files) => this.discard(files),
+    };
+  }
+
   /**
    * Gives received or uploaded files to a message (in its transaction): they are no longer due
    * for deletion. `descriptions` by attachment id.
@@ -169,6 +189,28 @@ export class AttachmentStore {
           { messageId, expiresAt: null, description: f.description ?? null, filename: f.filename },
         );
     }
+  }
+
+  /**
+   * Keeps files that belong to no message row (an ephemeral message's) until `until`; the sweep
+   * deletes them then.
+   */
+  async keepUntil(m: EntityManager, files: Array<{ id: string }>, until: Date): Promise<void> {
+    if (files.length === 0) return;
+    await m
+      .getRepository(AttachmentEntity)
+      .update({ id: In(files.map((f) => f.id)), messageId: IsNull() }, { expiresAt: until });
+  }
+
+  /**
+   * Takes attachments off their message (an edit dropped them, an admin purged them): their
+   * blobs are due for deletion by the sweep.
+   */
+  async detach(m: EntityManager, files: Array<{ id: string }>): Promise<void> {
+    if (files.length === 0) return;
+    await m
+      .getRepository(AttachmentEntity)
+      .update({ id: In(files.map((f) => f.id)) }, { messageId: null, expiresAt: null });
   }
 
   /**
