@@ -9,7 +9,6 @@ import { BlobStorage, type LocalBlobStorage } from '../../src/infra/storage/blob
 import { AttachmentLinks } from '../../src/modules/guilds/attachments/attachment-links';
 import { AttachmentStore } from '../../src/modules/guilds/attachments/attachment-store';
 import type { AttachmentResponse } from '../../src/modules/guilds/attachments/attachment.response';
-import { MessageEntity } from '../../src/modules/guilds/message.entity';
 import { Permissions } from '../../src/modules/guilds/permissions';
 import { createTestApp, fetchLink, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
@@ -60,9 +59,8 @@ interface Posted {
 }
 
 /**
- * Posts a message with one file: the message through the API, the file through the real store
- * (as the multipart reader will), attached to it and shown by `GET` of the message.
- * TODO(lead): switch to a multipart post once it is on main.
+ * Posts a message with one file (Discord's multipart form; the name given in `payload_json`, as
+ * discord.js sends it) and returns its attachment as the message shows it.
  */
 async function postFile(
   app: ParleyApp,
@@ -71,29 +69,16 @@ async function postFile(
   filename: string,
   bytes: Buffer,
 ): Promise<Posted> {
-  const message = await http(app)
+  const res = await http(app)
     .post(`/v1/channels/${g.channelId}/messages`)
     .set('Authorization', user.token)
-    .send({ content: `here is ${filename}` })
-    .expect(201);
-  const messageId = message.body.id as string;
-  const store = app.get(AttachmentStore);
-  const { field: _field, ...file } = await store.receive(
-    { channelId: g.channelId, guildId: g.guildId, uploaderId: user.userId },
-    Readable.from([bytes]),
-    { field: 'files[0]', filename, limit: 64 * 1024 * 1024 },
-  );
-  // A fixture (no event), as the lead's multipart post will write it with its MESSAGE_CREATE.
-  await app.get(DataSource).transaction(async (m) => {
-    await m.query(`SET LOCAL parley.fixture = 'on'`);
-    await store.attach(m, messageId, [file]);
-    await m.update(MessageEntity, { id: messageId }, { attachments: [file] });
-  });
-  const shown = await http(app)
-    .get(`/v1/channels/${g.channelId}/messages/${messageId}`)
-    .set('Authorization', user.token)
-    .expect(200);
-  return { messageId, attachment: shown.body.attachments[0] as AttachmentResponse };
+    .field(
+      'payload_json',
+      JSON.stringify({ content: 'here is a file', attachments: [{ id: 0, filename }] }),
+    )
+    .attach('files[0]', bytes, { filename: 'upload.bin', contentType: 'application/octet-stream' });
+  if (res.status !== 201) throw new Error(`post file: ${res.status} ${JSON.stringify(res.body)}`);
+  return { messageId: res.body.id as string, attachment: res.body.attachments[0] };
 }
 
 /** The path and query of a link (supertest takes paths). */
