@@ -1,5 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS: @everyone's default until now. */
+const PREVIOUS_DEFAULT = (1n << 10n) | (1n << 11n) | (1n << 16n) | (1n << 31n);
+const ATTACH_FILES = 1n << 15n;
+
 /**
  * Message attachments: one row per stored file (its blob, sniffed type, size and image
  * dimensions) from the moment its bytes start to arrive — through a multipart message or an
@@ -8,6 +12,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * so one sweep finds every blob to delete: rows with no message whose `expires_at` is NULL (the
  * message went) or past (an upload nobody attached). Messages keep their attachments' public
  * fields beside their content (`messages.attachments`), so reading a message never joins them.
+ * @everyone gets ATTACH_FILES, as on Discord: in new guilds, and in existing ones whose @everyone
+ * still holds the previous default (one a guild changed is left as it is).
  */
 export class Attachments1796000014000 implements MigrationInterface {
   name = 'Attachments1796000014000';
@@ -63,9 +69,17 @@ export class Attachments1796000014000 implements MigrationInterface {
       `CREATE UNIQUE INDEX "attachments_upload_filename_key" ON "attachments" ("upload_filename")`,
     );
     await queryRunner.query(`ALTER TABLE "messages" ADD "attachments" jsonb NOT NULL DEFAULT '[]'`);
+    await queryRunner.query(
+      `UPDATE "guild_roles" SET "permissions" = $1 WHERE "id" = "guild_id" AND "permissions" = $2`,
+      [String(PREVIOUS_DEFAULT | ATTACH_FILES), String(PREVIOUS_DEFAULT)],
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `UPDATE "guild_roles" SET "permissions" = $1 WHERE "id" = "guild_id" AND "permissions" = $2`,
+      [String(PREVIOUS_DEFAULT), String(PREVIOUS_DEFAULT | ATTACH_FILES)],
+    );
     await queryRunner.query(`ALTER TABLE "messages" DROP COLUMN "attachments"`);
     await queryRunner.query(`DROP TABLE "attachments"`);
   }

@@ -35,6 +35,7 @@ export const DEFAULT_EVERYONE_PERMISSIONS: bigint =
   Permissions.VIEW_CHANNEL |
   Permissions.SEND_MESSAGES |
   Permissions.READ_MESSAGE_HISTORY |
+  Permissions.ATTACH_FILES |
   Permissions.USE_APPLICATION_COMMANDS;
 
 /** Largest value a permissions bitfield may take (63 bits: it lives in a signed bigint column). */

@@ -249,7 +249,8 @@ function attachmentRefs(value: unknown, errors: FieldError[]): MessageDraft['att
       (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0);
     const filename = r?.filename;
     const description = r?.description;
-    const okText = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= 1024);
+    const okText = (v: unknown) =>
+      v === undefined || v === null || (typeof v === 'string' && v.length <= 1024);
     if (!r || !okId || !okText(filename) || !okText(description)) {
       errors.push({
         path: `attachments.${i}`,
