@@ -5,6 +5,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { EventName } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import type { AllowedMentionsDto } from './dto/create-message.dto';
+import { AttachmentSweeper } from './attachments/attachment-sweeper';
 import { messageComponentsOf } from './components/components';
 import { normalizeDraft, urlErrors, type Embed } from './embeds/embed';
 import { GuildAccessService } from './guild-access.service';
@@ -60,6 +61,7 @@ export class InteractionMessagesWriter {
     private readonly events: RealtimeEvents,
     private readonly renderer: MessageRenderer,
     private readonly members: GuildMembersService,
+    private readonly sweeper: AttachmentSweeper,
   ) {}
 
   /**
@@ -183,6 +185,7 @@ export class InteractionMessagesWriter {
         d: { id: row.id, channel_id: row.channelId, guild_id: source.guildId },
       },
     ]);
+    await this.sweeper.enqueue(m);
   }
 
   /** One of the interaction's messages as REST shows it. */
