@@ -34,6 +34,7 @@ import { InteractionMessagesWriter } from './interaction-messages.writer';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore } from './attachments/attachment-store';
+import { EditedMessageFileIntake, NewMessageFileIntake } from './attachments/message-file-intakes';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
 const SERVICES = [
@@ -52,6 +53,8 @@ const SERVICES = [
   InteractionMessagesWriter,
   AttachmentStore,
   AttachmentLinks,
+  NewMessageFileIntake,
+  EditedMessageFileIntake,
 ];
 
 /** Used inside the module only. */
