@@ -4,6 +4,7 @@ import { AttachmentSweeper } from '../../src/modules/guilds/attachments/attachme
 import { createTestApp, http } from '../helpers/app';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
 import {
+  allowFiles,
   attachmentRow,
   blobExists,
   postWithFiles,
@@ -38,6 +39,7 @@ describe('admin: attachment purges', () => {
     key = await createAdminKey(app, ['attachment:purge']);
     [owner, member] = await Promise.all([registerUser(app), registerUser(app)]);
     g = await createGuild(app, owner.token);
+    await allowFiles(app, owner.token, g.guildId);
     await addMember(app, g.guildId, member.userId);
     watcher = await GatewayClient.ready(`ws://127.0.0.1:${port}/gateway`, owner.token);
   });
@@ -191,6 +193,7 @@ describe('admin: attachment purges', () => {
 
   it("purges a guild's files whoever uploaded them; another guild's stay", async () => {
     const guild = await createGuild(app, owner.token);
+    await allowFiles(app, owner.token, guild.guildId);
     await addMember(app, guild.guildId, member.userId);
     const mine = await postWithFiles(app, owner.token, { ...guild, uploaderId: owner.userId });
     const theirs = await postWithFiles(

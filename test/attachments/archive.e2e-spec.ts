@@ -5,7 +5,7 @@ import type { ParleyApp } from '../../src/app.setup';
 import { BlobStorage } from '../../src/infra/storage/blob-storage';
 import { createTestApp, fetchLink, http } from '../helpers/app';
 import { createAdminKey, type TestAdminKey } from '../helpers/admin';
-import { postWithFiles, storeFile } from '../helpers/attachments';
+import { allowFiles, postWithFiles, storeFile } from '../helpers/attachments';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { addMember, createGuild, type TestGuild } from '../helpers/guild-factories';
 
@@ -47,6 +47,7 @@ describe('attachments: the user data archive', () => {
     root = await createAdminKey(app, ['archive:trigger:user']);
     [user, other] = await Promise.all([registerUser(app), registerUser(app)]);
     g = await createGuild(app, user.token);
+    await allowFiles(app, user.token, g.guildId);
     await addMember(app, g.guildId, other.userId);
   });
 

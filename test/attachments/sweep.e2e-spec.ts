@@ -10,6 +10,7 @@ import {
 } from '../../src/modules/guilds/attachments/attachment-sweeper';
 import { createTestApp, http } from '../helpers/app';
 import {
+  allowFiles,
   attachmentRow,
   blobExists,
   postWithFiles,
@@ -43,6 +44,7 @@ describe('attachments: the sweep', () => {
     sweeper = app.get(AttachmentSweeper);
     [owner, member] = await Promise.all([registerUser(app), registerUser(app)]);
     g = await createGuild(app, owner.token);
+    await allowFiles(app, owner.token, g.guildId);
     await addMember(app, g.guildId, member.userId);
     asOwner = { ...g, uploaderId: owner.userId };
   });
@@ -121,6 +123,24 @@ describe('attachments: the sweep', () => {
       [ATTACHMENT_SWEEP_QUEUE, before],
     );
     expect(jobs.map((j) => j.state)).toContain('completed');
+  });
+
+  it('an edit that drops an attachment: that file goes, the kept one stays', async () => {
+    const { messageId, files } = await postWithFiles(app, owner.token, asOwner, 2);
+    const [dropped, kept] = files;
+    const res = await http(app)
+      .patch(`/v1/channels/${g.channelId}/messages/${messageId}`)
+      .set('Authorization', owner.token)
+      .send({ attachments: [{ id: kept.id }] });
+    expect(res.status).toBe(200);
+    expect(res.body.attachments).toEqual([expect.objectContaining({ id: kept.id })]);
+    await expectDue([dropped]);
+    await sweepAway([dropped]);
+    expect(await state(dropped)).toEqual({ blob: false, row: null });
+    expect(await state(kept)).toEqual({
+      blob: true,
+      row: { message_id: messageId, expires_at: null },
+    });
   });
 
   it('bulk delete: the files of every deleted message go', async () => {

@@ -7,7 +7,6 @@ import {
   AttachmentStore,
   type ReceivedFile,
 } from '../../src/modules/guilds/attachments/attachment-store';
-import type { StoredAttachment } from '../../src/modules/guilds/attachments/stored-attachment';
 import { http, unique } from './app';
 
 /** A file stored for a test: its attachment id, blob key and the bytes it holds. */
@@ -24,7 +23,10 @@ export interface FileTarget {
   uploaderId: string;
 }
 
-/** Stores `bytes` (default: 4 KiB of random bytes) through the real store, not attached to anything. */
+/**
+ * Stores `bytes` (default: 4 KiB of random bytes) through the real store, attached to nothing:
+ * an upload waiting for its message (as the upload-URL flow leaves one).
+ */
 export async function storeFile(
   app: ParleyApp,
   target: FileTarget,
@@ -44,9 +46,8 @@ export async function storeFile(
 }
 
 /**
- * Posts a message with files: the message through the API, the files through the real store,
- * attached with `AttachmentStore.attach` and listed in `messages.attachments` (a fixture
- * transaction, until multipart posting is on main). Returns the message id and its files.
+ * Posts a message with `count` files (4 KiB of random bytes each) the way clients do: a
+ * multipart body, `payload_json` and `files[n]`. Returns the message id and its files.
  */
 export async function postWithFiles(
   app: ParleyApp,
@@ -54,24 +55,28 @@ export async function postWithFiles(
   target: FileTarget,
   count = 1,
 ): Promise<{ messageId: string; files: TestFile[] }> {
-  const res = await http(app)
+  const sent = Array.from({ length: count }, () => ({
+    filename: unique('file-') + '.bin',
+    bytes: randomBytes(4096),
+  }));
+  let req = http(app)
     .post(`/v1/channels/${target.channelId}/messages`)
     .set('Authorization', token)
-    .send({ content: unique('with files ') });
-  if (res.status !== 201) throw new Error(`post: ${res.status} ${JSON.stringify(res.body)}`);
-  const messageId = res.body.id as string;
-  const stored: Array<TestFile & { received: ReceivedFile }> = [];
-  for (let i = 0; i < count; i++) stored.push(await storeFile(app, target));
-  const shown: StoredAttachment[] = stored.map(({ received: { field: _field, ...rest } }) => rest);
-  await app.get(DataSource).transaction(async (m) => {
-    await m.query(`SET LOCAL parley.fixture = 'on'`);
-    await app.get(AttachmentStore).attach(m, messageId, shown);
-    await m.query('UPDATE messages SET attachments = $2::jsonb WHERE id = $1', [
-      messageId,
-      JSON.stringify(shown),
-    ]);
+    .field('payload_json', JSON.stringify({ content: unique('with files ') }));
+  sent.forEach((f, i) => {
+    req = req.attach(`files[${i}]`, f.bytes, { filename: f.filename });
   });
-  return { messageId, files: stored.map(({ received: _r, ...file }) => file) };
+  const res = await req;
+  if (res.status !== 201) throw new Error(`post: ${res.status} ${JSON.stringify(res.body)}`);
+  const shown = res.body.attachments as Array<{ id: string; filename: string }>;
+  return {
+    messageId: res.body.id as string,
+    files: sent.map((f) => {
+      const id = shown.find((a) => a.filename === f.filename)?.id;
+      if (!id) throw new Error(`${f.filename} is not on the message`);
+      return { id, key: AttachmentStore.blobKey(target.channelId, id), ...f };
+    }),
+  };
 }
 
 /** Whether blob storage still holds `key` (BlobStorage.open; the stream is closed again). */
@@ -96,4 +101,21 @@ export async function attachmentRow(
       [id],
     );
   return row ?? null;
+}
+
+/**
+ * Lets every member of the guild post files: ATTACH_FILES on @everyone (through the role route,
+ * as an owner would), whatever a new guild's @everyone holds by default.
+ */
+export async function allowFiles(app: ParleyApp, ownerToken: string, guildId: string) {
+  const roles = await http(app).get(`/v1/guilds/${guildId}/roles`).set('Authorization', ownerToken);
+  const everyone = (roles.body as Array<{ id: string; permissions: string }>).find(
+    (r) => r.id === guildId,
+  );
+  if (!everyone) throw new Error(`no @everyone in ${guildId}: ${roles.status}`);
+  const res = await http(app)
+    .patch(`/v1/guilds/${guildId}/roles/${guildId}`)
+    .set('Authorization', ownerToken)
+    .send({ permissions: (BigInt(everyone.permissions) | (1n << 15n)).toString() });
+  if (res.status !== 200) throw new Error(`allow files: ${res.status} ${JSON.stringify(res.body)}`);
 }
