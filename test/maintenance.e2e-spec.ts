@@ -83,6 +83,7 @@ describe('maintenance sweeps', () => {
     expect(Object.keys(counts).sort()).toEqual(
       [
         'archive_files',
+        'attachment_files',
         'auth_handoffs',
         'auth_tickets',
         'email_tokens',

@@ -108,6 +108,8 @@ describe('Admin ACL matrix', () => {
       };
     },
     purge_guild_assets: async () => ({ body: { guild_ids: [subjects.guild] } }),
+    purge_user_attachments: async () => ({ body: { user_id: subjects.user } }),
+    purge_guild_attachments: async () => ({ body: { guild_id: subjects.guild } }),
     list_audit_logs: async () => ({ body: {} }),
     search_audit_logs: async () => ({ body: { query: 'admin' } }),
     add_email_ban: async () => ({ body: { email: `matrix-${Date.now()}@banned.example` } }),
@@ -139,7 +141,7 @@ describe('Admin ACL matrix', () => {
     return op.method === 'get' ? req : req.send(body ?? {});
   };
 
-  it('covers the 24 admin operations of the spec and the SSO configuration read, each naming its ACL', () => {
+  it('covers the 24 admin operations of the spec, the SSO configuration read and the attachment purges, each naming its ACL', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(FIXTURES).sort());
     for (const op of operations) {
       expect({ op: op.operationId, acls: op.acls.length > 0 }).toEqual({

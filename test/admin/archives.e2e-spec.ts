@@ -241,6 +241,7 @@ describe('Admin archives', () => {
     const files = await unzip(file.body);
     expect([...files.keys()].sort()).toEqual([
       'applications.json',
+      'attachments.json',
       'guild_memberships.json',
       'manifest.json',
       'messages.json',

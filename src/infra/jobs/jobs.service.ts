@@ -135,7 +135,8 @@ export class JobsService implements OnApplicationBootstrap, BeforeApplicationShu
           retryDelay: queue.retryDelaySeconds,
           retryBackoff: true,
           expireInSeconds: queue.expireInSeconds,
-          deadLetter: queue.onFailed ? deadLetter : undefined,
+          // pg-boss refuses a `deadLetter` key that is not a string, even undefined.
+          ...(queue.onFailed ? { deadLetter } : {}),
         });
       }
     });

@@ -25,8 +25,11 @@ export class Metrics {
   /** An attachment's bytes were stored (an upload completed). */
   attachmentStored(_bytes: number): void {}
 
-  /** Attachments' blobs were deleted, freeing this many bytes. */
+  /** Attachments' blobs were deleted (the sweep), freeing this many bytes. */
   attachmentsDeleted(_count: number, _bytes: number): void {}
+
+  /** Attachments stored (all instances: read from the database at scrape time) and their bytes. */
+  storedAttachments(_count: number, _bytes: number): void {}
 
   /** A job attempt failed (it may be retried). */
   jobFailed(_queue: string): void {}

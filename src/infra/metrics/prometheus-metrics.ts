@@ -62,6 +62,9 @@ export class PrometheusMetrics
   private readonly rateLimits: Counter<'bucket'>;
   private readonly jobFailures: Counter<'queue'>;
   private readonly uploads: Counter;
+  private readonly deletedFiles: Counter;
+  private readonly deletedBytes: Counter;
+  private readonly storedFiles: Gauge;
   private readonly storedBytes: Gauge;
   private readonly queueDepth: Gauge<'queue'>;
   private readonly pool: Gauge<'state'>;
@@ -121,9 +124,24 @@ export class PrometheusMetrics
       help: 'Attachments whose bytes were stored (multipart files and upload URLs)',
       registers,
     });
+    this.deletedFiles = new Counter({
+      name: 'parley_attachments_deleted_total',
+      help: 'Attachments whose files the sweep deleted (their message went, or an upload expired)',
+      registers,
+    });
+    this.deletedBytes = new Counter({
+      name: 'parley_attachment_deleted_bytes_total',
+      help: 'Bytes of attachment files the sweep deleted',
+      registers,
+    });
+    this.storedFiles = new Gauge({
+      name: 'parley_attachments_stored',
+      help: 'Attachments whose files are in blob storage, all instances (read at scrape time)',
+      registers,
+    });
     this.storedBytes = new Gauge({
       name: 'parley_attachment_bytes_stored',
-      help: 'Bytes of attachments this instance stored minus those it deleted since it started',
+      help: 'Bytes of attachment files in blob storage, all instances (read at scrape time)',
       registers,
     });
     this.jobFailures = new Counter({
@@ -208,13 +226,18 @@ export class PrometheusMetrics
     else this.cacheMisses += 1;
   }
 
-  override attachmentStored(bytes: number): void {
+  override attachmentStored(_bytes: number): void {
     this.uploads.inc();
-    this.storedBytes.inc(bytes);
   }
 
-  override attachmentsDeleted(_count: number, bytes: number): void {
-    this.storedBytes.dec(bytes);
+  override attachmentsDeleted(count: number, bytes: number): void {
+    this.deletedFiles.inc(count);
+    this.deletedBytes.inc(bytes);
+  }
+
+  override storedAttachments(count: number, bytes: number): void {
+    this.storedFiles.set(count);
+    this.storedBytes.set(bytes);
   }
 
   override jobFailed(queue: string): void {

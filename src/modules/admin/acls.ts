@@ -11,6 +11,7 @@ export const AdminAcl = {
   ArchiveTriggerGuild: 'archive:trigger:guild',
   ArchiveViewAll: 'archive:view_all',
   AssetPurge: 'asset:purge',
+  AttachmentPurge: 'attachment:purge',
   AuditLogView: 'audit_log:view',
   BanEmailAdd: 'ban:email:add',
   BanEmailCheck: 'ban:email:check',

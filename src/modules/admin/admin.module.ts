@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AdminApiKeysModule } from './api-keys/admin-api-keys.module';
 import { ArchivesModule } from './archives/archives.module';
 import { AssetsModule } from './assets/assets.module';
+import { AdminAttachmentsModule } from './attachments/attachments.module';
 import { AdminAuditLogsModule } from './audit-logs/admin-audit-logs.module';
 import { BansModule } from './bans/bans.module';
 import { BulkModule } from './bulk/bulk.module';
@@ -15,6 +16,7 @@ import { AdminSsoModule } from './sso/admin-sso.module';
     BansModule,
     ArchivesModule,
     AssetsModule,
+    AdminAttachmentsModule,
     BulkModule,
     AdminSsoModule,
   ],

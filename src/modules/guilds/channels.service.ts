@@ -8,6 +8,7 @@ import { SnowflakeService } from '../../common/snowflake/snowflake.service';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { EphemeralEvents } from '../../infra/events/ephemeral-events';
+import { AttachmentSweeper } from './attachments/attachment-sweeper';
 import { ChannelEntity, ChannelType } from './channel.entity';
 import type { CreateChannelDto } from './dto/create-channel.dto';
 import type { UpdateChannelDto } from './dto/update-channel.dto';
@@ -35,6 +36,7 @@ export class ChannelsService {
     private readonly events: RealtimeEvents,
     private readonly ephemeral: EphemeralEvents,
     private readonly members: GuildMembersService,
+    private readonly sweeper: AttachmentSweeper,
   ) {}
 
   /**
@@ -178,6 +180,7 @@ export class ChannelsService {
         });
       }
       await this.events.publish(m, events);
+      await this.sweeper.enqueue(m);
       return c;
     });
     return toChannelResponse(channel);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { JobsModule } from '../../infra/jobs/jobs.module';
 import { StorageModule } from '../../infra/storage/storage.module';
 import { UsersModule } from '../users/users.module';
 import { ChannelEntity } from './channel.entity';
@@ -18,6 +19,8 @@ import { GuildSnapshots } from './guild-snapshots';
 import { GuildsService } from './guilds.service';
 import { MessageEntity } from './message.entity';
 import { MessagePurge } from './message-purge';
+import { AttachmentSweeper } from './attachments/attachment-sweeper';
+import { AttachmentPurge } from './attachments/attachment-purge';
 import { MessagesService } from './messages.service';
 import { MessageRenderer } from './message-renderer';
 import { MessageModerationController } from './message-moderation.controller';
@@ -47,6 +50,8 @@ const SERVICES = [
   MessagesService,
   MessageRenderer,
   ReactionsService,
+  AttachmentSweeper,
+  AttachmentPurge,
   InteractionMessagesWriter,
   AttachmentStore,
   AttachmentLinks,
@@ -67,6 +72,7 @@ const INTERNAL = [
   imports: [
     UsersModule,
     StorageModule,
+    JobsModule,
     TypeOrmModule.forFeature([
       GuildEntity,
       GuildRoleEntity,

@@ -5,6 +5,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { EventName } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { AttachmentStore, type ReceivedFile } from './attachments/attachment-store';
+import { AttachmentSweeper } from './attachments/attachment-sweeper';
 import { planAttachments } from './attachments/message-attachments';
 import type { StoredAttachment } from './attachments/stored-attachment';
 import type { AttachmentRefDto } from './dto/attachment-ref.dto';
@@ -70,6 +71,7 @@ export class InteractionMessagesWriter {
     private readonly renderer: MessageRenderer,
     private readonly members: GuildMembersService,
     private readonly store: AttachmentStore,
+    private readonly sweeper: AttachmentSweeper,
   ) {}
 
   /**
@@ -211,6 +213,7 @@ export class InteractionMessagesWriter {
         d: { id: row.id, channel_id: row.channelId, guild_id: source.guildId },
       },
     ]);
+    await this.sweeper.enqueue(m);
   }
 
   /** One of the interaction's messages as REST shows it. */

@@ -6,6 +6,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { decodeSnowflake } from '../../common/snowflake/snowflake';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { EventName } from '../../infra/events/realtime-event';
+import { AttachmentSweeper } from './attachments/attachment-sweeper';
 import { GuildAccessService, type ChannelAccess } from './guild-access.service';
 import type { MessagePinsResponse, MessageResponse } from './guild.response';
 import { MessageEntity } from './message.entity';
@@ -33,6 +34,7 @@ export class MessageModerationService {
     private readonly access: GuildAccessService,
     private readonly events: RealtimeEvents,
     private readonly renderer: MessageRenderer,
+    private readonly sweeper: AttachmentSweeper,
   ) {}
 
   /** Pins a message (MANAGE_MESSAGES); pinning a pinned one changes nothing. */
@@ -127,6 +129,7 @@ export class MessageModerationService {
           d: { ids: rows.map((r) => r.id), channel_id: channelId, guild_id: access.guildId },
         },
       ]);
+      await this.sweeper.enqueue(m);
     });
   }
 

@@ -3,17 +3,27 @@ import type { EntityManager } from 'typeorm';
 import { SNOWFLAKE_EPOCH } from '../../common/snowflake/snowflake';
 import { EventName, type RealtimeEvent } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
+import { AttachmentSweeper } from './attachments/attachment-sweeper';
 
 /** Ids per MESSAGE_DELETE_BULK (Discord's bulk delete takes at most 100 at a time). */
 const IDS_PER_EVENT = 100;
 
 /**
  * Deletes a user's recent messages across a guild (a ban's `delete_message_seconds`), for
- * MessagesService: one statement, announced as MESSAGE_DELETE_BULK per channel.
+ * MessagesService: one statement, announced as MESSAGE_DELETE_BULK per channel. Their files go
+ * with them (AttachmentSweeper), as those of MessagesService's single deletes (`filesFollow`).
  */
 @Injectable()
 export class MessagePurge {
-  constructor(private readonly events: RealtimeEvents) {}
+  constructor(
+    private readonly events: RealtimeEvents,
+    private readonly sweeper: AttachmentSweeper,
+  ) {}
+
+  /** Messages were deleted in `m`'s transaction: their files are swept once it commits. */
+  filesFollow(m: EntityManager): Promise<void> {
+    return this.sweeper.enqueue(m);
+  }
 
   /** The messages `authorId` wrote in the guild's channels since `since`; returns how many. */
   async byAuthorSince(
@@ -50,6 +60,7 @@ export class MessagePurge {
       }
     }
     if (events.length > 0) await this.events.publish(m, events);
+    await this.filesFollow(m);
     return rows.length;
   }
 }

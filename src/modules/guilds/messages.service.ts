@@ -325,6 +325,7 @@ export class MessagesService {
           d: { id: message.id, channel_id: channelId, guild_id: access.guildId },
         },
       ]);
+      await this.purge.filesFollow(manager);
     });
   }
 

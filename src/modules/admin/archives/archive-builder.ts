@@ -7,11 +7,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app.config';
 import { JobsService, type JobOf } from '../../../infra/jobs/jobs.service';
 import { BlobStorage } from '../../../infra/storage/blob-storage';
-import { archiveFiles, type JsonSink } from './archive-export';
+import { archiveBlobs, archiveFiles, type ArchiveBlobs, type JsonSink } from './archive-export';
 import type { ArchiveSubjectType } from './archive.entity';
 
 // archiver@7 exports a factory function; the installed @types/archiver (8) describe the classes
@@ -39,8 +40,9 @@ const PROGRESS_STEP = 5;
 const MAX_ERROR_LENGTH = 1000;
 
 /**
- * The `archive-build` job: builds the zip of one archive (a JSON file per kind of data, see
- * archive-export.ts) into a temp file with archiver, stores it in blob storage and marks the row
+ * The `archive-build` job: builds the zip of one archive (a JSON file per kind of data, and a
+ * user's uploaded files streamed from blob storage one at a time, see archive-export.ts) into a
+ * temp file with archiver, stores it in blob storage and marks the row
  * completed. A failed attempt puts the row back to `queued` while pg-boss retries it (3 retries
  * after ARCHIVE_JOB_RETRY_DELAY_SECONDS, doubled per attempt; an attempt interrupted by a crash
  * expires after ARCHIVE_JOB_TIMEOUT_SECONDS and is retried by any instance); after the last
@@ -122,6 +124,7 @@ export class ArchiveBuilder implements OnModuleInit {
   ): Promise<number> {
     const files = await archiveFiles(this.db, subjectType, subjectId);
     if (!files) throw new Error(`the ${subjectType} ${subjectId} no longer exists`);
+    const blobs = archiveBlobs(this.db, subjectType, subjectId);
     const dir = await mkdtemp(join(tmpdir(), 'parley-archive-'));
     try {
       const path = join(dir, `${archiveId}.zip`);
@@ -145,7 +148,7 @@ export class ArchiveBuilder implements OnModuleInit {
       };
       zip.append(JSON.stringify(manifest, null, 2), { name: 'manifest.json' });
 
-      const total = files.reduce((sum, f) => sum + f.weight, 0);
+      const total = files.reduce((sum, f) => sum + f.weight, 0) + (blobs?.weight ?? 0);
       let done = 0;
       let reported = 0;
       const report = async (points: number) => {
@@ -173,6 +176,11 @@ export class ArchiveBuilder implements OnModuleInit {
         done += file.weight;
         await report(done);
       }
+      if (blobs) {
+        await this.appendBlobs(zip, blobs, failed, (fraction) =>
+          report(done + fraction * blobs.weight),
+        );
+      }
       await Promise.race([zip.finalize(), failed]);
       if (!out.closed) await Promise.race([once(out, 'close'), failed]);
       const size = zip.pointer();
@@ -180,6 +188,37 @@ export class ArchiveBuilder implements OnModuleInit {
       return size;
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Streams each stored file into the zip, one at a time: the next blob is opened only once
+   * archiver has read the previous one to its end, so one file (one disk read or S3 GET) is open
+   * at a time and none is ever held whole. A file deleted since it was listed is left out; a read
+   * that fails fails the build (pipe() would not pass the error on to archiver).
+   */
+  private async appendBlobs(
+    zip: Archiver,
+    blobs: ArchiveBlobs,
+    failed: Promise<never>,
+    progress: (fraction: number) => Promise<void>,
+  ): Promise<void> {
+    const count = await blobs.count();
+    let seen = 0;
+    for await (const page of blobs.pages()) {
+      for (const file of page) {
+        seen += 1;
+        const blob = await this.blobs.open(file.key);
+        if (!blob) continue;
+        zip.append(blob.stream, { name: file.name });
+        try {
+          await Promise.race([finished(blob.stream), failed]);
+        } catch (err) {
+          blob.stream.destroy();
+          throw err;
+        }
+      }
+      if (count > 0) await progress(Math.min(1, seen / count));
     }
   }
 }

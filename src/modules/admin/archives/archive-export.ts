@@ -3,7 +3,8 @@ import { decodeSnowflake } from '../../../common/snowflake/snowflake';
 import type { ArchiveSubjectType } from './archive.entity';
 
 /**
- * What goes into an archive: one JSON file per kind of data. Every row is read with an explicit
+ * What goes into an archive: one JSON file per kind of data, and for a user the files they
+ * uploaded (`attachments/<id>/<filename>`, listed in `attachments.json`). Every row is read with an explicit
  * column list and written through an explicit mapper, so no secret column (password hash,
  * token hashes, client secret or bot token hashes, encrypted webhook tokens, session id hashes)
  * can reach a file by accident. Messages are read in pages (bounded memory).
@@ -278,6 +279,37 @@ export function exportWebhook(w: WebhookRow) {
   };
 }
 
+interface AttachmentRow {
+  id: string;
+  channel_id: string;
+  message_id: string | null;
+  filename: string;
+  content_type: string;
+  size: string;
+  created_at: Date;
+}
+
+/** A file's listing in `attachments.json`, with where its bytes are in the zip (`file`). */
+export function exportAttachment(a: AttachmentRow) {
+  return {
+    id: a.id,
+    channel_id: a.channel_id,
+    message_id: a.message_id,
+    filename: a.filename,
+    content_type: a.content_type,
+    size: Number(a.size),
+    created_at: ts(a.created_at),
+    file: attachmentEntryName(a.id, a.filename),
+  };
+}
+
+/**
+ * Where an attachment's bytes go in the zip. Stored filenames have no path (cleanFilename);
+ * separators are replaced all the same, so no entry can land outside its folder when unzipped.
+ */
+export const attachmentEntryName = (id: string, filename: string): string =>
+  `attachments/${id}/${filename.replace(/[\\/]/g, '_')}`;
+
 // --- the files of each kind of archive ------------------------------------------------------
 
 /** A file holding one JSON document built from one query. */
@@ -338,6 +370,91 @@ function messagesFile(
 const MESSAGE_COLUMNS = `m.id::text AS id, m.channel_id::text AS channel_id, c.guild_id::text AS guild_id,
   m.author_id::text AS author_id, m.webhook_id::text AS webhook_id, m.webhook_name, m.content,
   m.embeds, m.created_at`;
+
+export const ATTACHMENT_PAGE = 500;
+
+/**
+ * The files a user uploaded that are theirs to export: stored, and attached to a message or
+ * waiting for one (not those due for deletion: their message went, or the upload expired).
+ */
+const USER_ATTACHMENTS = `uploader_id = $1 AND stored
+  AND (message_id IS NOT NULL OR expires_at > now())`;
+
+/** A page of the user's attachments after `afterId`, in id order. */
+function userAttachments(
+  db: DataSource,
+  userId: string,
+  afterId: string,
+): Promise<Array<AttachmentRow & { blob_key: string }>> {
+  return db.query(
+    `SELECT id::text AS id, channel_id::text AS channel_id, message_id::text AS message_id,
+            filename, content_type, size::text AS size, created_at, blob_key
+       FROM attachments WHERE ${USER_ATTACHMENTS} AND id > $2 ORDER BY id LIMIT ${ATTACHMENT_PAGE}`,
+    [userId, afterId],
+  );
+}
+
+/** `attachments.json`: the user's files as a JSON array, read a page at a time. */
+function attachmentsFile(db: DataSource, userId: string): ArchiveFile {
+  return {
+    name: 'attachments.json',
+    weight: 2,
+    async write(out) {
+      await out.write('[');
+      let after = '0';
+      let first = true;
+      for (;;) {
+        const rows = await userAttachments(db, userId, after);
+        for (const row of rows) {
+          await out.write(`${first ? '\n' : ',\n'}${JSON.stringify(exportAttachment(row))}`);
+          first = false;
+        }
+        if (rows.length < ATTACHMENT_PAGE) break;
+        after = rows[rows.length - 1].id;
+      }
+      await out.write(first ? ']' : '\n]');
+    },
+  };
+}
+
+/** A stored file the zip carries byte for byte. */
+export interface ArchiveBlob {
+  /** Entry name inside the zip. */
+  name: string;
+  /** Its key in blob storage. */
+  key: string;
+}
+
+/** The stored files of an archive, listed a page at a time (streamed one by one by the builder). */
+export interface ArchiveBlobs {
+  /** Share of the build's progress (percent points) the files account for. */
+  weight: number;
+  /** How many there are (for progress). */
+  count(): Promise<number>;
+  pages(): AsyncGenerator<ArchiveBlob[]>;
+}
+
+function userBlobs(db: DataSource, userId: string): ArchiveBlobs {
+  return {
+    weight: 15,
+    async count() {
+      const [row] = await db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM attachments WHERE ${USER_ATTACHMENTS}`,
+        [userId],
+      );
+      return row?.n ?? 0;
+    },
+    async *pages() {
+      let after = '0';
+      for (;;) {
+        const rows = await userAttachments(db, userId, after);
+        yield rows.map((r) => ({ name: attachmentEntryName(r.id, r.filename), key: r.blob_key }));
+        if (rows.length < ATTACHMENT_PAGE) return;
+        after = rows[rows.length - 1].id;
+      }
+    },
+  };
+}
 
 function userFiles(db: DataSource, userId: string, since: Date): ArchiveFile[] {
   return [
@@ -412,6 +529,7 @@ function userFiles(db: DataSource, userId: string, since: Date): ArchiveFile[] {
         ),
       exportAuthorization,
     ),
+    attachmentsFile(db, userId),
   ];
 }
 
@@ -484,6 +602,18 @@ function guildFiles(db: DataSource, guildId: string, since: Date): ArchiveFile[]
       exportWebhook,
     ),
   ];
+}
+
+/**
+ * The stored files an archive of `subject` carries: a user's uploads (their listing is
+ * `attachments.json`); none for a guild.
+ */
+export function archiveBlobs(
+  db: DataSource,
+  subjectType: ArchiveSubjectType,
+  subjectId: string,
+): ArchiveBlobs | null {
+  return subjectType === 'user' ? userBlobs(db, subjectId) : null;
 }
 
 /** The files of an archive of `subject`, or null when the subject no longer exists. */
