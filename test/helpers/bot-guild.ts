@@ -40,6 +40,8 @@ export async function botGuildOnTwoInstances(): Promise<BotGuild> {
   const env = {
     REDIS_URL: process.env.TEST_REDIS_URL!,
     GATEWAY_URL: `ws://127.0.0.1:${gatewayPort}/gateway`,
+    // Links (attachments) point at the REST instance, where the bots can fetch them.
+    PUBLIC_URL: `http://127.0.0.1:${restPort}`,
   };
   const rest = await createTestApp({ env });
   const gateway = await createTestApp({ env });

@@ -10,6 +10,7 @@ import { AppConfig } from '../../../config/app.config';
 import { Metrics } from '../../../infra/metrics/metrics';
 import { BlobStorage } from '../../../infra/storage/blob-storage';
 import { AttachmentEntity } from './attachment.entity';
+import { AttachmentSweeper } from './attachment-sweeper';
 import { imageDimensions, SNIFF_BYTES, sniffContentType } from './sniff';
 import { ATTACHMENT_FLAG_SPOILER, type StoredAttachment } from './stored-attachment';
 
@@ -91,6 +92,7 @@ export class AttachmentStore {
     private readonly snowflakes: SnowflakeService,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly sweeper: AttachmentSweeper,
   ) {}
 
   /** The blob key of an attachment. */
@@ -211,6 +213,7 @@ export class AttachmentStore {
     await m
       .getRepository(AttachmentEntity)
       .update({ id: In(files.map((f) => f.id)) }, { messageId: null, expiresAt: null });
+    await this.sweeper.enqueue(m);
   }
 
   /**
@@ -222,9 +225,11 @@ export class AttachmentStore {
     const rows = await this.dataSource
       .getRepository(AttachmentEntity)
       .find({ where: { id: In(files.map((f) => f.id)), messageId: IsNull() } });
+    let bytes = 0;
     for (const row of rows) {
-      await this.blobs.delete(row.blobKey);
+      bytes += await this.blobs.delete(row.blobKey);
       await this.dataSource.getRepository(AttachmentEntity).delete({ id: row.id });
     }
+    if (rows.length > 0) this.metrics.attachmentsDeleted(rows.length, bytes);
   }
 }
