@@ -18,6 +18,7 @@ import { WebhookTokenCache } from './webhook-token-cache';
 import { WebhookCredentials } from './webhook-credentials';
 import { DeliveryParser } from './delivery-parser';
 import { WebhooksController } from './webhooks.controller';
+import { WebhookFileIntake } from './webhook-file-intake';
 import { WebhooksService } from './webhooks.service';
 
 @Module({
@@ -40,6 +41,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookTokenCache,
     WebhookCredentials,
     DeliveryParser,
+    WebhookFileIntake,
   ],
   exports: [WebhooksService],
 })
