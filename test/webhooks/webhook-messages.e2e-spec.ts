@@ -335,7 +335,7 @@ describe('webhooks: a webhook’s messages (GET/PATCH/DELETE /webhooks/{id}/{tok
     expect((await http(app).get(path(hook, mine.id))).body.attachments).toEqual([]);
   });
 
-  it('the same path serves an interaction’s token: `@original` read, edited, deleted; no files on its edits', async () => {
+  it('the same path serves an interaction’s token: `@original` read, edited (with a file), deleted', async () => {
     const bot = await createApplication(app, owner);
     await installBot(app, owner, bot, g.guildId);
     const command = await http(app)
@@ -367,19 +367,29 @@ describe('webhooks: a webhook’s messages (GET/PATCH/DELETE /webhooks/{id}/{tok
       const original = await http(app).get(path(interaction, '@original', '/api/v10'));
       expect(original.status).toBe(200);
       expect(original.body).toMatchObject({ content: 'all green', author: { id: bot.botUserId } });
-      const before = await attachmentRows(app, g.channelId);
       const withFile = await http(app)
         .patch(path(interaction, '@original', '/api/v10'))
         .field('payload_json', JSON.stringify({ content: 'with a file' }))
         .attach('files[0]', Buffer.from('log'), 'log.txt');
-      expect(withFile.status).toBe(415);
-      expect(withFile.body).toMatchObject({ code: 0 });
-      expect(await attachmentRows(app, g.channelId)).toEqual(before);
+      expect(withFile.status).toBe(200);
+      expect(withFile.body).toMatchObject({
+        id: original.body.id,
+        content: 'with a file',
+        attachments: [expect.objectContaining({ filename: 'log.txt', size: 3 })],
+      });
+      const rows = await attachmentRows(app, g.channelId);
+      expect(rows.find((r) => r.id === withFile.body.attachments[0].id)).toMatchObject({
+        message_id: original.body.id,
+      });
       const edited = await http(app)
         .patch(path(interaction, '@original'))
         .send({ content: 'still green' });
       expect(edited.status).toBe(200);
-      expect(edited.body).toMatchObject({ id: original.body.id, content: 'still green' });
+      expect(edited.body).toMatchObject({
+        id: original.body.id,
+        content: 'still green',
+        attachments: [expect.objectContaining({ filename: 'log.txt' })],
+      });
       expect((await http(app).delete(path(interaction, '@original'))).status).toBe(204);
       const gone = await http(app).get(path(interaction, '@original'));
       expect(gone.status).toBe(404);

@@ -77,16 +77,16 @@ export class WebhookMessagesController {
       'Content, embeds, `flags` (SUPPRESS_EMBEDS) and attachments — `attachments` lists those ' +
       'kept (one left out is deleted) and names the files of a multipart body (`files[n]`, the ' +
       'JSON in `payload_json`); left out, every attachment stays. A webhook’s `components` are ' +
-      'ignored (as on Discord for a webhook no application owns). An interaction’s message takes ' +
-      'components but no files; editing a deferred answer (`@original` after callback 5) fills ' +
-      `it in. Connected clients receive MESSAGE_UPDATE. ${CREDENTIAL}`,
+      'ignored (as on Discord for a webhook no application owns); an interaction’s message ' +
+      'takes them. Editing a deferred answer (`@original` after callback 5) fills it in. ' +
+      `Connected clients receive MESSAGE_UPDATE. ${CREDENTIAL}`,
   })
   @ApiBody({
     type: EditWebhookMessageDto,
     examples: { ...EDIT_WEBHOOK_MESSAGE_EXAMPLES, interaction: EDIT_EXAMPLES.content },
   })
   @ApiOkResponse({ type: MessageResponse, description: 'The edited message.' })
-  @ApiErrors(ErrorCode.EmptyMessage, ErrorCode.UnsupportedMediaType)
+  @ApiErrors(ErrorCode.EmptyMessage)
   @AcceptsFiles(WebhookMessageFileIntake)
   edit(
     @CurrentWebhook() webhook: RouteWebhook,

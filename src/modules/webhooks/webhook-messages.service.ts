@@ -52,8 +52,9 @@ export class WebhookMessagesService {
     dto: EditWebhookMessageDto,
     uploads: UploadedFiles<ReceivedFile> | null,
   ): Promise<MessageResponse> {
-    // An interaction's edit takes no files (its intake refuses them: WebhookMessageFileIntake).
-    if (webhook instanceof InteractionEntity) return this.followups.edit(webhook, ref, dto);
+    if (webhook instanceof InteractionEntity) {
+      return this.followups.edit(webhook, ref, dto, uploads);
+    }
     const source = await this.sourceOf(webhook);
     return this.writer.edit(source, messageIdOf(ref), dto, uploads);
   }
