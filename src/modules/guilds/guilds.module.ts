@@ -32,6 +32,8 @@ import { WebhookMessageEditsWriter } from './webhook-message-edits.writer';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore } from './attachments/attachment-store';
+import { AttachmentsController } from './attachments/attachments.controller';
+import { AttachmentsService } from './attachments/attachments.service';
 import { EditedMessageFileIntake, NewMessageFileIntake } from './attachments/message-file-intakes';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
@@ -55,7 +57,13 @@ const SERVICES = [
 ];
 
 /** Used inside the module only. */
-const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCounts, MessagePurge];
+const INTERNAL = [
+  WebhookMessagesWriter,
+  MessageModerationService,
+  ReactionCounts,
+  MessagePurge,
+  AttachmentsService,
+];
 
 @Module({
   imports: [
@@ -78,6 +86,7 @@ const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCount
     MessageModerationController,
     ChannelsController,
     ReactionsController,
+    AttachmentsController,
   ],
   providers: [...SERVICES, ...INTERNAL],
   exports: SERVICES,
