@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
 import { AppConfig } from '../../src/config/app.config';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, fetchLink, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { GatewayClient } from '../helpers/gateway-client';
 import {
@@ -305,8 +305,17 @@ describe('webhooks: a webhook’s messages (GET/PATCH/DELETE /webhooks/{id}/{tok
     const blob = (id: string) =>
       readFile(join(app.get(AppConfig).blobDir, 'attachments', g.channelId, id), 'utf8');
     expect(await blob(three.id)).toBe('three\n');
+    // The link in the answer downloads the bytes.
+    const download = await fetchLink(app, three.url as string);
+    expect(download.status).toBe(200);
+    expect((download.body as Buffer).toString('utf8')).toBe('three\n');
     // Deleting the message lets go of its files (the foreign key; the sweep deletes the blobs).
     expect((await http(app).delete(path(hook, posted.id))).status).toBe(204);
+    const gone = await fetchLink(app, three.url as string);
+    expect(gone.status).toBe(404);
+    expect(JSON.parse((gone.body as Buffer).toString('utf8'))).toMatchObject({
+      code: 'UNKNOWN_ATTACHMENT',
+    });
     const after = await attachmentRows(app, g.channelId);
     expect(after.filter((r) => [two.id, three.id].includes(r.id))).toEqual([
       expect.objectContaining({ id: two.id, message_id: null }),
