@@ -100,10 +100,12 @@ describe('credentials and limits before the body', () => {
             .map((m) => ({ template, method: m.toUpperCase() }))
         : [],
     );
-    // POST (plain, repohost, errortracker, chatcompat), PATCH and DELETE.
+    // POST (plain, repohost, errortracker, chatcompat), PATCH and DELETE; a message's PATCH and DELETE.
     expect(tokenRoutes.map((r) => `${r.method} ${r.template}`).sort()).toEqual([
       'DELETE /v1/webhooks/{webhook_id}/{token}',
+      'DELETE /v1/webhooks/{webhook_id}/{token}/messages/{message_id}',
       'PATCH /v1/webhooks/{webhook_id}/{token}',
+      'PATCH /v1/webhooks/{webhook_id}/{token}/messages/{message_id}',
       'POST /v1/webhooks/{webhook_id}/{token}',
       'POST /v1/webhooks/{webhook_id}/{token}/chatcompat',
       'POST /v1/webhooks/{webhook_id}/{token}/errortracker',

@@ -31,6 +31,7 @@ import { ReactionsController } from './reactions/reactions.controller';
 import { ReactionsService } from './reactions/reactions.service';
 import { WebhookMessagesWriter } from './webhook-messages.writer';
 import { InteractionMessagesWriter } from './interaction-messages.writer';
+import { WebhookMessageEditsWriter } from './webhook-message-edits.writer';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore } from './attachments/attachment-store';
@@ -53,6 +54,7 @@ const SERVICES = [
   AttachmentSweeper,
   AttachmentPurge,
   InteractionMessagesWriter,
+  WebhookMessageEditsWriter,
   AttachmentStore,
   AttachmentLinks,
   NewMessageFileIntake,

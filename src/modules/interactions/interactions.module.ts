@@ -16,7 +16,6 @@ import { InteractionMessages } from './interaction-messages';
 import { InteractionOutcomes } from './interaction-outcomes';
 import { InteractionPayloads } from './interaction-payload';
 import { InteractionResponses } from './interaction-responses';
-import { InteractionWebhooksController } from './interaction-webhooks.controller';
 import { InteractionsController } from './interactions.controller';
 
 /**
@@ -30,7 +29,9 @@ import { InteractionsController } from './interactions.controller';
     OAuth2Module,
     TypeOrmModule.forFeature([InteractionEntity, EphemeralMessageEntity]),
   ],
-  controllers: [InteractionsController, InteractionWebhooksController],
+  // The interaction webhook's message routes are the webhooks module's (`/webhooks/{id}/{token}/
+  // messages/…`, one path for both kinds of token), which hands interaction tokens to InteractionFollowups.
+  controllers: [InteractionsController],
   providers: [
     { provide: COMMAND_CATALOG, useExisting: ApplicationCommandsService },
     InteractionCredentials,

@@ -52,6 +52,21 @@ export const EXECUTE_WEBHOOK_EXAMPLES: BodyExamples = {
   },
 };
 
+export const EDIT_WEBHOOK_MESSAGE_EXAMPLES: BodyExamples = {
+  content: {
+    summary: 'Change the text',
+    value: { content: 'Deployment finished: v1.4.1 is live.' },
+  },
+  keep_and_add: {
+    summary: 'Keep one attachment, add this request’s files[0] (multipart payload_json)',
+    value: {
+      content: 'Logs attached.',
+      attachments: [{ id: '1302159001102540803' }, { id: 0, description: 'build log' }],
+    },
+  },
+  suppress_embeds: { summary: 'Hide the embeds', value: { flags: 4 } },
+};
+
 export const CHATCOMPAT_EXAMPLES: BodyExamples = {
   text: { summary: 'A text message', value: { text: 'Build *#842* passed :white_check_mark:' } },
   attachment: {

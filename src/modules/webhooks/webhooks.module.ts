@@ -11,6 +11,9 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEntity } from './webhook.entity';
 import { WebhookExecuteController } from './webhook-execute.controller';
 import { WebhookExecutionService } from './webhook-execution.service';
+import { WebhookMessageFileIntake } from './webhook-message-file-intake';
+import { WebhookMessagesController } from './webhook-messages.controller';
+import { WebhookMessagesService } from './webhook-messages.service';
 import { WebhookTokenCache } from './webhook-token-cache';
 import { WebhookCredentials } from './webhook-credentials';
 import { DeliveryParser } from './delivery-parser';
@@ -27,12 +30,14 @@ import { WebhooksService } from './webhooks.service';
     StorageModule,
     TypeOrmModule.forFeature([WebhookEntity, WebhookDeliveryEntity]),
   ],
-  controllers: [WebhooksController, WebhookExecuteController],
+  controllers: [WebhooksController, WebhookExecuteController, WebhookMessagesController],
   providers: [
     WebhooksMaintenance,
     WebhooksDiscovery,
     WebhooksService,
     WebhookExecutionService,
+    WebhookMessagesService,
+    WebhookMessageFileIntake,
     WebhookTokenCache,
     WebhookCredentials,
     DeliveryParser,
