@@ -127,6 +127,7 @@ export class WebhookMessageEditsWriter {
     await this.dataSource.transaction(async (m) => {
       const row = await this.owned(m, source, messageId, true);
       await m.getRepository(MessageEntity).delete({ id: row.id });
+      await this.store.messagesDeleted(m);
       await this.events.publish(m, [
         {
           t: EventName.MessageDelete,

@@ -216,6 +216,11 @@ export class AttachmentStore {
     await this.sweeper.enqueue(m);
   }
 
+  /** Messages were deleted in `m`'s transaction: their files are swept once it commits. */
+  messagesDeleted(m: EntityManager): Promise<void> {
+    return this.sweeper.enqueue(m);
+  }
+
   /**
    * Lets go of files a request received but will not use (the message was refused): their
    * blobs and rows go now (the sweep would find them later otherwise).
