@@ -107,13 +107,12 @@ export function nodeRequestOf(req: object): IncomingMessage & { body?: unknown }
  * - `foreign` routes: the decoded bytes of a JSON or form body, unparsed, on `req.payload`; their
  *   owner verifies a signature over them and parses them, off the event loop when they are large
  *   (webhooks/delivery-parser.ts). Any other content type leaves the payload null.
+ * - `stream` routes (`@RawStream`): nothing is read; the handler takes the Node request
+ *   (`@RequestStream()`) and streams its body where it goes, after its own checks.
  */
 @Injectable()
 export class BodyReader implements CanActivate, OnModuleInit {
-  private parsers!: {
-    dto: Record<BodyPolicy['size'], Middleware>;
-    foreign: Record<BodyPolicy['size'], Middleware>;
-  };
+  private parsers!: Record<ParsedBodyPolicy['kind'], Record<BodyPolicy['size'], Middleware>>;
 
   private limits!: Record<BodyPolicy['size'], number>;
 
@@ -150,7 +149,8 @@ export class BodyReader implements CanActivate, OnModuleInit {
   read(req: ParleyRequest): true | Promise<true> {
     const raw = nodeRequestOf(req);
     const policy = req.routePolicy?.body;
-    if (policy && hasBody(raw)) return this.readInto(req, raw, policy);
+    // A `@RawStream` route reads its own body (route-policy.ts): left untouched here.
+    if (policy && hasBody(raw) && parsedHere(policy)) return this.readInto(req, raw, policy);
     if (policy?.kind === 'foreign') req.payload = null;
     return true;
   }
@@ -158,7 +158,7 @@ export class BodyReader implements CanActivate, OnModuleInit {
   private async readInto(
     req: ParleyRequest,
     raw: IncomingMessage & { body?: unknown },
-    policy: BodyPolicy,
+    policy: ParsedBodyPolicy,
   ): Promise<true> {
     await this.parse(raw, policy);
     if (policy.kind === 'foreign') req.payload = receivedPayload(raw);
@@ -175,7 +175,7 @@ export class BodyReader implements CanActivate, OnModuleInit {
     raw.body = await readDeclaredBody(raw, length, this.limits[policy.size]);
   }
 
-  private parse(raw: IncomingMessage, policy: BodyPolicy): Promise<void> {
+  private parse(raw: IncomingMessage, policy: ParsedBodyPolicy): Promise<void> {
     if (policy.kind === 'foreign' && foreignMediaType(raw) !== null) {
       const length = declaredIdentityLength(raw);
       if (length !== null) return this.readDeclared(raw, length, policy);
@@ -193,6 +193,13 @@ export class BodyReader implements CanActivate, OnModuleInit {
       });
     });
   }
+}
+
+/** The bodies this reader parses (every kind but `stream`). */
+type ParsedBodyPolicy = BodyPolicy & { kind: 'dto' | 'foreign' };
+
+function parsedHere(policy: BodyPolicy): policy is ParsedBodyPolicy {
+  return policy.kind !== 'stream';
 }
 
 /**
@@ -272,4 +279,13 @@ function receivedPayload(raw: IncomingMessage & { body?: unknown }): ReceivedPay
 export const ReceivedBody = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): ReceivedPayload | null =>
     ctx.switchToHttp().getRequest<ParleyRequest>().payload ?? null,
+);
+
+/**
+ * Handler parameter of a `@RawStream` route: the Node request, its body not yet read (Express's
+ * request is one; Fastify's wraps one).
+ */
+export const RequestStream = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): IncomingMessage =>
+    nodeRequestOf(ctx.switchToHttp().getRequest<ParleyRequest>()),
 );
