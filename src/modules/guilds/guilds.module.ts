@@ -31,6 +31,9 @@ import { InteractionMessagesWriter } from './interaction-messages.writer';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore } from './attachments/attachment-store';
+import { AttachmentUploadsController } from './attachments/attachment-uploads.controller';
+import { AttachmentUploadsService } from './attachments/attachment-uploads.service';
+import { UploadLinks } from './attachments/upload-links';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
 const SERVICES = [
@@ -47,10 +50,17 @@ const SERVICES = [
   InteractionMessagesWriter,
   AttachmentStore,
   AttachmentLinks,
+  AttachmentUploadsService,
 ];
 
 /** Used inside the module only. */
-const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCounts, MessagePurge];
+const INTERNAL = [
+  WebhookMessagesWriter,
+  MessageModerationService,
+  ReactionCounts,
+  MessagePurge,
+  UploadLinks,
+];
 
 @Module({
   imports: [
@@ -73,6 +83,7 @@ const INTERNAL = [WebhookMessagesWriter, MessageModerationService, ReactionCount
     MessageModerationController,
     ChannelsController,
     ReactionsController,
+    AttachmentUploadsController,
   ],
   providers: [...SERVICES, ...INTERNAL],
   exports: SERVICES,
