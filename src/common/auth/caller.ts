@@ -1,3 +1,4 @@
+import type { UploadedFiles } from '../http/multipart';
 import type { HttpRequest } from '../http/http-types';
 import type { RoutePolicy } from '../http/route-policies';
 import type { ResolvedRouteCredential } from './route-credential';
@@ -55,6 +56,8 @@ export interface ParleyRequest extends HttpRequest {
   routeCredential?: ResolvedRouteCredential;
   /** On `@ForeignPayload` routes: the body as received (body-reader.ts). */
   payload?: ReceivedPayload | null;
+  /** On `@AcceptsFiles` routes sent a multipart body: the files it stored (body-reader.ts). */
+  uploads?: UploadedFiles;
 }
 
 /** A foreign delivery's body: its bytes, for the route's owner to verify and parse. */

@@ -3,8 +3,11 @@ import {
   createParamDecorator,
   ExecutionContext,
   Injectable,
+  Logger,
   type OnModuleInit,
+  type Type,
 } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import bodyParser from 'body-parser';
 import { parse as parseContentType } from 'content-type';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -22,7 +25,8 @@ import {
   MAX_JSON_DEPTH,
   quoteUnsafeIntegers,
 } from './json-limits';
-import type { BodyPolicy } from './route-policy';
+import { isMultipart, readMultipart, UploadedFiles } from './multipart';
+import type { BodyPolicy, FileIntakeOpener } from './route-policy';
 
 /** Media types a JSON body may be declared as. */
 export const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -84,6 +88,11 @@ export function hasBody(req: IncomingMessage): boolean {
   return typeIs.hasBody(req) && req.headers['content-length'] !== '0';
 }
 
+/** The Node response under the framework's one (Fastify's reply wraps it as `raw`). */
+function nodeResponseOf(res: object): ServerResponse {
+  return ((res as { raw?: ServerResponse }).raw ?? res) as ServerResponse;
+}
+
 /** The Node request under the framework's one (Fastify wraps it as `raw`; Express is it). */
 export function nodeRequestOf(req: object): IncomingMessage & { body?: unknown } {
   return ((req as { raw?: IncomingMessage }).raw ?? req) as IncomingMessage & { body?: unknown };
@@ -116,7 +125,13 @@ export class BodyReader implements CanActivate, OnModuleInit {
 
   private limits!: Record<BodyPolicy['size'], number>;
 
-  constructor(private readonly config: AppConfig) {}
+  private readonly openers = new Map<Type<FileIntakeOpener>, FileIntakeOpener>();
+  private readonly logger = new Logger('BodyReader');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   onModuleInit(): void {
     const limits: Record<BodyPolicy['size'], number> = {
@@ -142,17 +157,60 @@ export class BodyReader implements CanActivate, OnModuleInit {
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    return this.read(context.switchToHttp().getRequest<ParleyRequest>());
+    const http = context.switchToHttp();
+    return this.read(http.getRequest<ParleyRequest>(), http.getResponse<object>());
   }
 
   /** Reads the body the route's policy asks for into `req.body` or `req.payload`. */
-  read(req: ParleyRequest): true | Promise<true> {
+  read(req: ParleyRequest, res?: object): true | Promise<true> {
     const raw = nodeRequestOf(req);
     const policy = req.routePolicy?.body;
     // A `@RawStream` route reads its own body (route-policy.ts): left untouched here.
-    if (policy && hasBody(raw) && parsedHere(policy)) return this.readInto(req, raw, policy);
-    if (policy?.kind === 'foreign') req.payload = null;
+    if (!policy || !parsedHere(policy)) return true;
+    const files = req.routePolicy?.files;
+    if (files && res && hasBody(raw) && isMultipart(raw)) {
+      return this.readFiles(req, raw, res, files, policy);
+    }
+    if (hasBody(raw)) return this.readInto(req, raw, policy);
+    if (policy.kind === 'foreign') req.payload = null;
     return true;
+  }
+
+  /**
+   * A multipart body on an `@AcceptsFiles` route: the intake is opened (the caller's right to
+   * upload there checked) before a byte is read, then files stream into it and `payload_json`
+   * becomes the body (or the payload of a foreign route). Files the handler does not keep are
+   * deleted when the response ends (UploadedFiles).
+   */
+  private async readFiles(
+    req: ParleyRequest,
+    raw: IncomingMessage,
+    res: object,
+    opener: Type<FileIntakeOpener>,
+    policy: BodyPolicy,
+  ): Promise<true> {
+    const intake = await this.intakeOpener(opener).open(req);
+    const { body, payloadJson, files } = await readMultipart(raw, intake, this.limits.default);
+    const uploads = new UploadedFiles(files, intake);
+    req.uploads = uploads;
+    nodeResponseOf(res).once('close', () => {
+      uploads
+        .settle()
+        .catch((err: unknown) => this.logger.warn(`discarding uploads: ${String(err)}`));
+    });
+    if (policy.kind === 'foreign') {
+      req.payload = payloadJson ? { bytes: payloadJson, mediaType: 'json', charset: null } : null;
+    } else (req as { body?: unknown }).body = body;
+    return true;
+  }
+
+  private intakeOpener(type: Type<FileIntakeOpener>): FileIntakeOpener {
+    let opener = this.openers.get(type);
+    if (!opener) {
+      opener = this.moduleRef.get<FileIntakeOpener>(type, { strict: false });
+      this.openers.set(type, opener);
+    }
+    return opener;
   }
 
   private async readInto(
@@ -279,6 +337,12 @@ function receivedPayload(raw: IncomingMessage & { body?: unknown }): ReceivedPay
 export const ReceivedBody = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): ReceivedPayload | null =>
     ctx.switchToHttp().getRequest<ParleyRequest>().payload ?? null,
+);
+
+/** Handler parameter of an `@AcceptsFiles` route: the files a multipart body stored, or null. */
+export const Uploads = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): UploadedFiles | null =>
+    ctx.switchToHttp().getRequest<ParleyRequest>().uploads ?? null,
 );
 
 /**

@@ -34,7 +34,7 @@ export class RequestGate implements CanActivate {
     if (tracing.hooks) tracing.hooks.routed(req.method, this.platform.routeOf(req) ?? 'unmatched');
     await this.throttler.canActivate(context);
     this.access.check(req);
-    await this.body.read(req);
+    await this.body.read(req, context.switchToHttp().getResponse<object>());
     return true;
   }
 }

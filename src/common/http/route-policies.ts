@@ -1,10 +1,12 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AUTH_METADATA, PUBLIC_METADATA, type ResolvedAuthOptions } from '../auth/auth.metadata';
 import { ROUTE_CREDENTIAL_METADATA } from '../auth/route-credential';
 import {
   BODY_POLICY_METADATA,
   DEFAULT_BODY_POLICY,
+  FILE_INTAKE_METADATA,
+  type FileIntakeOpener,
   LOG_REDACTION_METADATA,
   NO_REDACTION,
   NOT_LOGGED_METADATA,
@@ -23,6 +25,8 @@ export interface RoutePolicy {
   /** The registered route credential the route takes (a webhook token, OAuth2 client), if any. */
   routeCredential: string | null;
   body: BodyPolicy;
+  /** `@AcceptsFiles`: where the route's multipart files go; null: the route takes none. */
+  files: Type<FileIntakeOpener> | null;
   redaction: LogRedaction;
   /** False on `@NotLogged` routes: no request log line. */
   logged: boolean;
@@ -53,6 +57,7 @@ export class RoutePolicies {
         acceptsAdminKeys: auth?.kinds.includes('admin') ?? false,
         routeCredential: get<string>(ROUTE_CREDENTIAL_METADATA) ?? null,
         body: get<BodyPolicy>(BODY_POLICY_METADATA) ?? DEFAULT_BODY_POLICY,
+        files: get<Type<FileIntakeOpener>>(FILE_INTAKE_METADATA) ?? null,
         redaction: get<LogRedaction>(LOG_REDACTION_METADATA) ?? NO_REDACTION,
         logged: !get<boolean>(NOT_LOGGED_METADATA),
       };

@@ -1,4 +1,8 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, type Type } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+import { MULTIPART_FILES_EXTENSION } from '../openapi/api-errors.decorator';
+import type { ParleyRequest } from '../auth/caller';
+import type { FileIntake } from './multipart';
 
 /**
  * What the request pipeline does for a route, declared on the route (like `@Auth`) and read from
@@ -8,6 +12,7 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 export const BODY_POLICY_METADATA = 'parley:body-policy';
 export const LOG_REDACTION_METADATA = 'parley:log-redaction';
 export const NOT_LOGGED_METADATA = 'parley:not-logged';
+export const FILE_INTAKE_METADATA = 'parley:file-intake';
 
 /** How a route's request body is read (body-reader.ts), after its guards have passed. */
 export interface BodyPolicy {
@@ -98,3 +103,20 @@ export const RedactInLogs = (redaction: Partial<LogRedaction>): MethodDecorator 
       query: redaction.query ?? [],
     } satisfies LogRedaction),
   );
+
+/**
+ * A route that takes files as `multipart/form-data` (Discord's `payload_json` + `files[n]`): the
+ * body reader opens the given intake for the request — which checks that the caller may upload
+ * there, before a byte is read — and streams each file into it (multipart.ts). The route's other
+ * body policy (`dto` or `foreign`) applies to `payload_json`.
+ */
+export const AcceptsFiles = (intake: Type<FileIntakeOpener>): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    SetMetadata(FILE_INTAKE_METADATA, intake),
+    ApiExtension(MULTIPART_FILES_EXTENSION, true),
+  );
+
+/** Opens a route's FileIntake for one request (an injectable named by `@AcceptsFiles`). */
+export interface FileIntakeOpener {
+  open(req: ParleyRequest): Promise<FileIntake>;
+}

@@ -20,6 +20,9 @@ export const NO_RATE_LIMIT_EXTENSION = 'x-rate-limit-exempt';
 /** Marks an operation whose query parameters the handler reads itself (no validation pipe). */
 export const QUERY_BY_HAND_EXTENSION = 'x-query-read-by-hand';
 
+/** Marks an operation that also takes its body as `multipart/form-data` with files (`@AcceptsFiles`). */
+export const MULTIPART_FILES_EXTENSION = 'x-multipart-files';
+
 /** A field error a route can answer inside `INVALID_FORM_BODY`: `[path, code]`. */
 export type FieldErrorSpec = readonly [path: string, code: FieldErrorCode];
 

@@ -12,6 +12,7 @@ import { FIELD_ERROR_TABLE, FieldErrorCode } from '../errors/field-error-code';
 import {
   ERROR_CODES_EXTENSION,
   FIELD_ERRORS_EXTENSION,
+  MULTIPART_FILES_EXTENSION,
   NO_RATE_LIMIT_EXTENSION,
   QUERY_BY_HAND_EXTENSION,
   OAUTH_ERRORS_EXTENSION,
@@ -77,6 +78,7 @@ export function finishOpenApiDocument(doc: OpenAPIObject): OpenAPIObject {
       // where an absent one would read as "forgotten" (and fall back to a global requirement).
       op.security ??= [];
       describePathParameters(op);
+      describeMultipart(op);
       documentErrors(doc, op);
     }
   }
@@ -85,6 +87,40 @@ export function finishOpenApiDocument(doc: OpenAPIObject): OpenAPIObject {
     if (!TAGS.some((t) => t.name === name)) doc.tags.push({ name });
   }
   return doc;
+}
+
+/** The files a multipart body may carry (`files[0]` … `files[9]`, Discord's field names). */
+const MULTIPART_FILES = 10;
+
+/**
+ * An `@AcceptsFiles` operation takes its JSON body also as `multipart/form-data`: the JSON as the
+ * `payload_json` part and the files as `files[n]` parts (Discord's form), shown beside the JSON.
+ */
+function describeMultipart(op: OperationObject): void {
+  const ext = op as OperationObject & Record<string, unknown>;
+  const body = op.requestBody && !isRef(op.requestBody) ? op.requestBody : undefined;
+  const json = body?.content['application/json'];
+  if (ext[MULTIPART_FILES_EXTENSION] !== true || !body || !json) return;
+  const properties: Record<string, SchemaObject> = {
+    payload_json: {
+      type: 'string',
+      description:
+        'The application/json body as JSON text; its `attachments[].id` names a file by the ' +
+        '`n` of its `files[n]` part.',
+    },
+  };
+  for (let n = 0; n < MULTIPART_FILES; n++) {
+    properties[`files[${n}]`] = {
+      type: 'string',
+      format: 'binary',
+      description:
+        n === 0 ? 'A file (at most ATTACHMENT_MAX_BYTES, 25 MiB by default).' : undefined,
+    };
+  }
+  body.content['multipart/form-data'] = {
+    schema: { type: 'object', properties },
+    encoding: { payload_json: { contentType: 'application/json' } },
+  };
 }
 
 function describePathParameters(op: OperationObject): void {

@@ -143,9 +143,7 @@ export function trackerFor(kind: BucketTracker, req: ParleyRequest): string {
       // is public: every message shows it) is counted against the address that sent it.
       // An interaction's token on the execute route (a follow-up) spends that interaction's.
       const webhook = req.routeCredential?.value as
-        | { webhookId?: string; id?: string; applicationId?: string }
-        | null
-        | undefined;
+        { webhookId?: string; id?: string; applicationId?: string } | null | undefined;
       if (webhook?.webhookId) return `webhook:${webhook.webhookId}`;
       if (webhook?.applicationId && webhook.id) return `interaction:${webhook.id}`;
       return `ip:${req.ip ?? 'unknown'}`;

@@ -13,6 +13,11 @@ import type { Caller } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
+import { Uploads } from '../../common/http/body-reader';
+import type { UploadedFiles } from '../../common/http/multipart';
+import { AcceptsFiles } from '../../common/http/route-policy';
+import type { ReceivedFile } from './attachments/attachment-store';
+import { EditedMessageFileIntake, NewMessageFileIntake } from './attachments/message-file-intakes';
 import { ChannelsService } from './channels.service';
 import { COMPONENT_MODELS } from './dto/component.dto';
 import { CreateMessageDto } from './dto/create-message.dto';
@@ -144,12 +149,14 @@ export class ChannelsController {
   @ApiCreatedResponse({ type: MessageResponse, description: 'The new message.' })
   @ApiErrors(ErrorCode.UnknownChannel, ErrorCode.MissingPermissions, ErrorCode.EmptyMessage)
   @ApiBody({ type: CreateMessageDto, examples: CREATE_MESSAGE_EXAMPLES })
+  @AcceptsFiles(NewMessageFileIntake)
   createMessage(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
     @Body() dto: CreateMessageDto,
+    @Uploads() uploads: UploadedFiles<ReceivedFile> | null,
   ): Promise<MessageResponse> {
-    return this.messages.create(caller, channelId, dto);
+    return this.messages.create(caller, channelId, dto, uploads);
   }
 
   /** One message. Needs VIEW_CHANNEL and READ_MESSAGE_HISTORY. */
@@ -194,13 +201,15 @@ export class ChannelsController {
     ErrorCode.EmptyMessage,
   )
   @ApiBody({ type: EditMessageDto, examples: EDIT_MESSAGE_EXAMPLES })
+  @AcceptsFiles(EditedMessageFileIntake)
   editMessage(
     @CurrentCaller() caller: Caller,
     @ChannelId() channelId: string,
     @MessageId() messageId: string,
     @Body() dto: EditMessageDto,
+    @Uploads() uploads: UploadedFiles<ReceivedFile> | null,
   ): Promise<MessageResponse> {
-    return this.messages.edit(caller, channelId, messageId, dto);
+    return this.messages.edit(caller, channelId, messageId, dto, uploads);
   }
 
   /** Deletes a message: its author, or a member with MANAGE_MESSAGES. */

@@ -34,6 +34,7 @@ import { AttachmentStore } from './attachments/attachment-store';
 import { AttachmentUploadsController } from './attachments/attachment-uploads.controller';
 import { AttachmentUploadsService } from './attachments/attachment-uploads.service';
 import { UploadLinks } from './attachments/upload-links';
+import { EditedMessageFileIntake, NewMessageFileIntake } from './attachments/message-file-intakes';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
 const SERVICES = [
@@ -50,6 +51,8 @@ const SERVICES = [
   InteractionMessagesWriter,
   AttachmentStore,
   AttachmentLinks,
+  NewMessageFileIntake,
+  EditedMessageFileIntake,
   AttachmentUploadsService,
 ];
 

@@ -19,7 +19,10 @@ import { GuildAccessService } from './guild-access.service';
 import { GuildMembersService } from './guild-members.service';
 import { asReply, toMessageFromParts, toMessageResponse } from './guild.mapper';
 import { guildRolesAmong, mentionsEveryone, requestedMentions } from './message-mentions';
+import type { UploadedFiles } from '../../common/http/multipart';
 import { AttachmentLinks } from './attachments/attachment-links';
+import { AttachmentStore, type ReceivedFile } from './attachments/attachment-store';
+import { planAttachments } from './attachments/message-attachments';
 import { MessageRenderer, withMembers } from './message-renderer';
 import {
   WebhookMessagesWriter,
@@ -54,6 +57,7 @@ export class MessagesService {
     private readonly renderer: MessageRenderer,
     private readonly purge: MessagePurge,
     private readonly links: AttachmentLinks,
+    private readonly store: AttachmentStore,
   ) {}
 
   /**
@@ -107,7 +111,12 @@ export class MessagesService {
    * Needs VIEW_CHANNEL and SEND_MESSAGES; content, an embed or (bots) components. Mentions take
    * effect as `allowed_mentions` lets them; with `enforce_nonce` a repeated post returns the first.
    */
-  async create(caller: Caller, channelId: string, dto: CreateMessageDto): Promise<MessageResponse> {
+  async create(
+    caller: Caller,
+    channelId: string,
+    dto: CreateMessageDto,
+    uploads: UploadedFiles<ReceivedFile> | null = null,
+  ): Promise<MessageResponse> {
     const userId = caller.userId;
     const components = messageComponentsOf(dto.components, caller.kind === 'bot') ?? [];
     const access = await this.access.requireChannelPermission(
@@ -115,7 +124,13 @@ export class MessagesService {
       channelId,
       Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES,
     );
-    const draft = this.draftOf(dto.content, dto.embeds ?? [], components);
+    const plan = planAttachments(dto.attachments, uploads?.files ?? [], new Map(), []);
+    const draft = this.draftOf(
+      dto.content,
+      dto.embeds ?? [],
+      components,
+      plan.attachments.length > 0,
+    );
     const content = draft.content ?? '';
     const request = requestedMentions(content, dto.allowed_mentions);
     const referenced = dto.message_reference
@@ -144,6 +159,7 @@ export class MessagesService {
       content,
       embeds: draft.embeds,
       components,
+      attachments: plan.attachments,
       mentions: request.userIds.flatMap((id) => members.get(id)?.user ?? []),
       mentionEveryone: mentionsEveryone(request, access.permissions),
       mentionRoles,
@@ -163,15 +179,19 @@ export class MessagesService {
     );
     if (referenced) asReply(out, access.guildId, referenced.id, referenced);
     if (dto.nonce !== undefined) out.nonce = dto.nonce;
-    return this.dataSource.transaction(async (m) => {
+    const posted = await this.dataSource.transaction(async (m) => {
       if (nonce !== null) {
         const earlier = await this.postedWithNonce(m, access.guildId, channelId, userId, nonce);
         if (earlier) return earlier;
       }
       await m.getRepository(MessageEntity).insert(message);
+      await this.store.attach(m, message.id, plan.taken);
       await this.events.publish(m, [messageEvent(EventName.MessageCreate, access.guildId, out)]);
       return out;
     });
+    // A repeated nonce answered the first message: this request's files are not used.
+    if (posted === out) uploads?.keep();
+    return posted;
   }
 
   /**
@@ -215,6 +235,7 @@ export class MessagesService {
     channelId: string,
     messageId: string,
     dto: EditMessageDto,
+    uploads: UploadedFiles<ReceivedFile> | null = null,
   ): Promise<MessageResponse> {
     const userId = caller.userId;
     const components = messageComponentsOf(dto.components, caller.kind === 'bot');
@@ -229,10 +250,18 @@ export class MessagesService {
         throw new ApiError(ErrorCode.CannotEditOthersMessage);
       }
       message.components = components ?? message.components;
+      const plan = planAttachments(
+        dto.attachments,
+        uploads?.files ?? [],
+        new Map(),
+        message.attachments,
+      );
+      message.attachments = plan.attachments;
       const draft = this.draftOf(
         dto.content ?? message.content,
         dto.embeds ?? message.embeds,
         message.components,
+        message.attachments.length > 0,
       );
       message.content = draft.content ?? '';
       message.embeds = draft.embeds;
@@ -255,18 +284,22 @@ export class MessagesService {
           content: message.content,
           embeds: message.embeds,
           components: message.components,
+          attachments: message.attachments,
           mentions: message.mentions,
           mentionRoles: message.mentionRoles,
           mentionEveryone: message.mentionEveryone,
           editedAt: message.editedAt,
         },
       );
+      await this.store.attach(manager, message.id, plan.taken);
+      await this.store.detach(manager, plan.dropped);
       const [out] = await this.renderer.render(manager, access.guildId, [message]);
       await this.events.publish(manager, [
         messageEvent(EventName.MessageUpdate, access.guildId, out),
       ]);
       return out;
     });
+    uploads?.keep();
     return (await this.renderer.withReactions([edited], userId))[0];
   }
 
@@ -374,11 +407,14 @@ export class MessagesService {
     content: string | undefined,
     embeds: MessageDraft['embeds'],
     components: ActionRow[],
+    hasAttachments: boolean,
   ): MessageDraft {
     const badUrls = urlErrors(embeds);
     if (badUrls.length > 0) throw ApiError.form(badUrls);
     const draft = normalizeDraft({ content, embeds });
-    if (!draft && components.length === 0) throw new ApiError(ErrorCode.EmptyMessage);
+    if (!draft && components.length === 0 && !hasAttachments) {
+      throw new ApiError(ErrorCode.EmptyMessage);
+    }
     return draft ?? { embeds: [] };
   }
 

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
 import { ApiError } from '../../../common/errors/api-error';
+import type { FileIntake } from '../../../common/http/multipart';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { SnowflakeService } from '../../../common/snowflake/snowflake.service';
 import { AppConfig } from '../../../config/app.config';
@@ -86,8 +87,8 @@ export class UploadGuard extends Transform {
 /** A filename as stored and shown: no path, no control characters, at most 1,024 characters. */
 export function cleanFilename(name: string | undefined | null): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, 1024);
@@ -174,6 +175,22 @@ export class AttachmentStore {
     );
     this.metrics.attachmentStored(size);
     return stored;
+  }
+
+  /** An intake that stores a request's files for `target` (multipart.ts), up to ATTACHMENT_MAX_BYTES each. */
+  intakeFor(target: ReceiveTarget): FileIntake<ReceivedFile> {
+    const { maxBytes, maxFiles } = this.config.attachments;
+    return {
+      maxFileBytes: maxBytes,
+      maxFiles,
+      receive: (source, part) =>
+        this.receive(target, source, {
+          field: part.field,
+          filename: part.filename,
+          limit: maxBytes,
+        }),
+      discard: (files) => this.discard(files),
+    };
   }
 
   /**
@@ -270,6 +287,17 @@ export class AttachmentStore {
           { messageId, expiresAt: null, description: f.description ?? null, filename: f.filename },
         );
     }
+  }
+
+  /**
+   * Takes attachments off their message (an edit dropped them, an admin purged them): their
+   * blobs are due for deletion by the sweep.
+   */
+  async detach(m: EntityManager, files: Array<{ id: string }>): Promise<void> {
+    if (files.length === 0) return;
+    await m
+      .getRepository(AttachmentEntity)
+      .update({ id: In(files.map((f) => f.id)) }, { messageId: null, expiresAt: null });
   }
 
   /**

@@ -24,7 +24,7 @@ import type { UploadUrlsResponse } from './upload-urls.response';
 /** What a message's `attachments[]` entry says of a file sent through an upload URL. */
 export interface UploadRef {
   /** The client's id of the entry (the message's own business; not read here). */
-  id?: string;
+  id?: string | number;
   /** A new name for the file; the name given to the upload URL when absent. */
   filename?: string;
   description?: string;

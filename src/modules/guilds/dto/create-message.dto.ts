@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { Type } from 'class-transformer';
 import { FieldErrorCode } from '../../../common/errors/field-error-code';
+import { AttachmentRefDto } from './attachment-ref.dto';
 import { ActionRowDto } from './component.dto';
 import { EmbedDto } from './embed.dto';
 
@@ -150,6 +151,18 @@ export class CreateMessageDto {
   @ValidateNested()
   @Type(() => MessageReferenceDto)
   message_reference?: MessageReferenceDto;
+
+  /**
+   * The files of this multipart request (`id` = the `n` of `files[n]`: filename, description)
+   * and files uploaded through upload URLs (`uploaded_filename`); at most 10.
+   */
+  @ApiProperty({ required: false, type: [AttachmentRefDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => AttachmentRefDto)
+  attachments?: AttachmentRefDto[];
 
   /** Accepted for compatibility; Parley has no text-to-speech (the message is never TTS). */
   @IsOptional()

@@ -1,5 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { AttachmentRefDto } from './attachment-ref.dto';
 import { ActionRowDto } from './component.dto';
 import { EmbedDto } from './embed.dto';
 
@@ -21,6 +31,19 @@ export class EditMessageDto {
   @ArrayMaxSize(10)
   @IsObject({ each: true })
   embeds?: EmbedDto[];
+
+  /**
+   * The attachments the message keeps (by id; one left out is deleted), the files of this
+   * multipart request (`id` = the `n` of `files[n]`) and uploaded files (`uploaded_filename`);
+   * left out: every attachment stays and this request's files are added. At most 10.
+   */
+  @ApiProperty({ required: false, type: [AttachmentRefDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => AttachmentRefDto)
+  attachments?: AttachmentRefDto[];
 
   /** Bots only: new components (replace the old ones; `[]` removes them), up to 5 action rows. */
   @ApiProperty({ required: false, type: [ActionRowDto] })
