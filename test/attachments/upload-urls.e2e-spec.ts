@@ -20,6 +20,7 @@ import { testBlobDir } from '../helpers/blob-dir';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { addMember, createGuild, giveRole, type TestGuild } from '../helpers/guild-factories';
 import { collect, sendWithheldBody, type Reply } from '../helpers/http-client';
+import { createApplication, installBot } from '../helpers/oauth2-factories';
 import { startS3, type TestS3 } from '../helpers/s3-server';
 
 /** The largest upload the suite's apps take (ATTACHMENT_UPLOAD_MAX_BYTES). */
@@ -356,6 +357,24 @@ describe('upload URLs on local disk (Parley’s signed PUT route)', () => {
         lines.filter((l) => l.includes(`/v1/attachments/uploads/${attachmentIdOf(u)}`)).length >= 2,
     );
     expect(lines.filter((l) => l.includes(signature.slice(0, 20)))).toEqual([]);
+    // Nor the name of a file (the user's content) on the cancel routes (no path value but ids
+    // and the routes' own words is logged).
+    const [named] = await askUrls(app, owner.token, guild.channelId, [
+      { id: 0, filename: 'private-name-1.txt', file_size: 1 },
+      { id: 1, filename: 'private-name-2.txt', file_size: 1 },
+    ]);
+    const [, escaped] = await askUrls(app, owner.token, guild.channelId, [
+      { id: 0, filename: 'x.txt', file_size: 1 },
+      { id: 1, filename: 'private-name-3.txt', file_size: 1 },
+    ]);
+    for (const path of [named.upload_filename, encodeURIComponent(escaped.upload_filename)]) {
+      const res = await http(app)
+        .delete(`/v1/attachments/${path}`)
+        .set('Authorization', owner.token);
+      expect(res.status).toBe(204);
+    }
+    await eventually(() => lines.filter((l) => l.includes('DELETE')).length >= 2);
+    expect(lines.filter((l) => l.includes('private-name'))).toEqual([]);
   });
 
   it('takes an empty file and a file of several megabytes', async () => {
@@ -373,6 +392,33 @@ describe('upload URLs on local disk (Parley’s signed PUT route)', () => {
     expect(e).toMatchObject({ size: 0, content_type: 'application/octet-stream' });
     expect(l).toMatchObject({ size: big.length, content_type: 'application/octet-stream' });
     expect((await blobOf(app, guild.channelId, attachmentIdOf(large)))!.equals(big)).toBe(true);
+  });
+
+  it('takes a bot with ATTACH_FILES as a user: its uploads are its own', async () => {
+    const g = await createGuild(app, owner.token);
+    const client = await createApplication(app, owner);
+    await installBot(
+      app,
+      owner,
+      client,
+      g.guildId,
+      String(Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES | Permissions.ATTACH_FILES),
+    );
+    const bot = `Bot ${client.botToken}`;
+    const body = Buffer.from('from a bot');
+    const [u] = await askUrls(app, bot, g.channelId, [
+      { id: 0, filename: 'bot.txt', file_size: body.length },
+    ]);
+    expect(await rowOf(app, u.upload_filename)).toMatchObject({ uploaderId: client.botUserId });
+    expect((await put(port, pathOf(u.upload_url), { body })).status).toBe(200);
+    const [stored] = await resolve(app, client.botUserId, g.channelId, [
+      { uploaded_filename: u.upload_filename },
+    ]);
+    expect(stored).toMatchObject({ filename: 'bot.txt', size: body.length });
+    const cancel = await http(app)
+      .delete(`/v1/attachments/${u.upload_filename}`)
+      .set('Authorization', bot);
+    expect(cancel.status).toBe(204);
   });
 
   it('answers 401 without a credential on the routes that take one', async () => {
