@@ -5,7 +5,7 @@ import type { ParleyApp } from '../../src/app.setup';
 import { AppConfig } from '../../src/config/app.config';
 import { createTestApp, http } from '../helpers/app';
 import { registerUser, type TestUser } from '../helpers/factories';
-import { addMember, createGuild, type TestGuild } from '../helpers/guild-factories';
+import { addMember, createGuild, createWebhook, type TestGuild } from '../helpers/guild-factories';
 
 /** A 2×3 PNG (its header is what width/height are read from). */
 const PNG = Buffer.from(
@@ -235,5 +235,60 @@ describe('attachments: multipart messages (Discord form: payload_json + files[n]
         'utf8',
       ),
     ).toBe('two');
+  });
+
+  it('executes a webhook with files (Discord form), and with files alone', async () => {
+    const hook = await createWebhook(app, owner.token, guild.channelId);
+    const res = await http(app)
+      .post(`/v1/webhooks/${hook.id}/${hook.token}?wait=true`)
+      .field(
+        'payload_json',
+        JSON.stringify({
+          content: 'build log',
+          username: 'CI',
+          attachments: [{ id: 0, description: 'the log' }],
+        }),
+      )
+      .attach('files[0]', Buffer.from('step 1 ok\nstep 2 ok\n'), 'build.log');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ content: 'build log', webhook_id: hook.id });
+    expect(res.body.author.username).toBe('CI');
+    expect(res.body.attachments).toHaveLength(1);
+    expect(res.body.attachments[0]).toMatchObject({
+      filename: 'build.log',
+      description: 'the log',
+      content_type: 'text/plain; charset=utf-8',
+      size: 20,
+    });
+    const row = await app
+      .get(DataSource)
+      .query<Array<{ message_id: string }>>(
+        'SELECT message_id::text FROM attachments WHERE id = $1',
+        [res.body.attachments[0].id],
+      );
+    expect(row).toEqual([{ message_id: res.body.id }]);
+    const read = await http(app)
+      .get(`/v1/channels/${guild.channelId}/messages/${res.body.id}`)
+      .set('Authorization', owner.token);
+    expect(read.body.attachments[0].id).toBe(res.body.attachments[0].id);
+
+    const only = await http(app)
+      .post(`/api/v10/webhooks/${hook.id}/${hook.token}?wait=true`)
+      .attach('files[0]', PNG, 'shot.png');
+    expect(only.status).toBe(200);
+    expect(only.body.content).toBe('');
+    expect(only.body.attachments[0]).toMatchObject({
+      content_type: 'image/png',
+      width: 2,
+      height: 3,
+    });
+    // A wrong token is refused before a byte is read, and nothing is stored.
+    const rowsBefore = await attachmentRows(app, guild.channelId);
+    const wrong = await http(app)
+      .post(`/v1/webhooks/${hook.id}/${'x'.repeat(68)}`)
+      .attach('files[0]', Buffer.from('nope'), 'nope.txt');
+    expect(wrong.status).toBe(404);
+    expect(wrong.body).toMatchObject({ code: 'UNKNOWN_WEBHOOK' });
+    expect(await attachmentRows(app, guild.channelId)).toEqual(rowsBefore);
   });
 });

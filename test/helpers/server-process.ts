@@ -92,8 +92,13 @@ export class ServerProcess {
     );
   }
 
-  static start(env: Record<string, string>, port: number): ServerProcess {
-    const child = spawn(process.execPath, [MAIN], {
+  /** `nodeFlags`: what production starts Node with (src/node-flags.ts), for tests that measure memory. */
+  static start(
+    env: Record<string, string>,
+    port: number,
+    nodeFlags: readonly string[] = [],
+  ): ServerProcess {
+    const child = spawn(process.execPath, [...nodeFlags, MAIN], {
       cwd: mkdtempSync(join(tmpdir(), 'parley-proc-cwd-')),
       env: {
         PATH: process.env.PATH ?? '',

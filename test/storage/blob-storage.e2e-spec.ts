@@ -87,6 +87,37 @@ describe.each([
     expect(await blobs.delete('archives/900.zip')).toBe(data.length);
   }, 60_000);
 
+  it('opens a byte range (inclusive, as HTTP names it), reporting the whole size', async () => {
+    const blobs = storage();
+    const data = randomBytes(10_000);
+    await blobs.put('attachments/5/6', data);
+    for (const [start, end] of [
+      [0, 1],
+      [0, 9],
+      [1234, 5677],
+      [9990, 9999],
+      [0, 9999],
+    ]) {
+      const opened = await blobs.open('attachments/5/6', { start, end });
+      expect({ start, size: opened?.size }).toEqual({ start, size: 10_000 });
+      expect(await read(opened!.stream)).toEqual(data.subarray(start, end + 1));
+    }
+    expect(await blobs.open('attachments/5/none', { start: 0, end: 9 })).toBeNull();
+  });
+
+  it('lets a reader stop midway: destroying the stream ends the read', async () => {
+    const blobs = storage();
+    await blobs.put('attachments/5/7', randomBytes(1024 * 1024));
+    const opened = await blobs.open('attachments/5/7');
+    const first = await new Promise<Buffer>((resolve) =>
+      opened!.stream.once('data', (chunk: Buffer) => resolve(chunk)),
+    );
+    expect(first.length).toBeGreaterThan(0);
+    opened!.stream.destroy();
+    await new Promise((r) => opened!.stream.once('close', r));
+    expect(opened!.stream.destroyed).toBe(true);
+  });
+
   it('answers null, [] and 0 for what does not exist', async () => {
     const blobs = storage();
     expect(await blobs.open('archives/none.zip')).toBeNull();
@@ -99,6 +130,16 @@ describe.each([
     for (const key of ['../escape', 'assets/../../etc/passwd', '/absolute', 'a//b', 'a/./b', '']) {
       await expect(blobs.put(key, Buffer.from('x'))).rejects.toThrow(/invalid blob key/);
     }
+  });
+});
+
+describe('S3 blob storage ranges', () => {
+  it('refuses an answer for another range than asked instead of passing its bytes on', async () => {
+    await s3Storage.put('attachments/5/8', randomBytes(100));
+    // s3rver reads `bytes=0-0` as `bytes=0-` and answers the whole object (`bytes 0-99/100`).
+    await expect(s3Storage.open('attachments/5/8', { start: 0, end: 0 })).rejects.toThrow(
+      'S3 GetObject of attachments/5/8 for bytes 0-0 answered bytes 0-99/100',
+    );
   });
 });
 

@@ -53,6 +53,7 @@ export enum ErrorCode {
   UnknownWebhook = 'UNKNOWN_WEBHOOK',
   UnknownApplication = 'UNKNOWN_APPLICATION',
   UnknownArchive = 'UNKNOWN_ARCHIVE',
+  UnknownAttachment = 'UNKNOWN_ATTACHMENT',
   UnknownSession = 'UNKNOWN_SESSION',
   UnknownEmoji = 'UNKNOWN_EMOJI',
   UnknownInteraction = 'UNKNOWN_INTERACTION',
@@ -81,6 +82,7 @@ export enum ErrorCode {
   Conflict = 'CONFLICT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  RangeNotSatisfiable = 'RANGE_NOT_SATISFIABLE',
   RateLimited = 'RATE_LIMITED',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   InternalServerError = 'INTERNAL_SERVER_ERROR',
@@ -195,6 +197,8 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.UnknownWebhook]: { status: 404, message: 'Unknown webhook.' },
   [ErrorCode.UnknownApplication]: { status: 404, message: 'Unknown application.' },
   [ErrorCode.UnknownArchive]: { status: 404, message: 'Unknown archive.' },
+  // A signed link to a file that is gone (its message was deleted) or was never attached.
+  [ErrorCode.UnknownAttachment]: { status: 404, message: 'Unknown attachment.' },
   [ErrorCode.UnknownSession]: { status: 404, message: 'Unknown session.' },
   [ErrorCode.UnknownApplicationCommand]: { status: 404, message: 'Unknown application command.' },
   // 400 as on Discord: the emoji is a malformed part of the request, not a missing resource.
@@ -259,6 +263,10 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; message: string }>
   [ErrorCode.Conflict]: { status: 409, message: 'Conflict.' },
   [ErrorCode.PayloadTooLarge]: { status: 413, message: 'Request body is too large.' },
   [ErrorCode.UnsupportedMediaType]: { status: 415, message: 'Unsupported content type.' },
+  [ErrorCode.RangeNotSatisfiable]: {
+    status: 416,
+    message: 'The requested range is not satisfiable (Content-Range gives the size).',
+  },
   [ErrorCode.RateLimited]: { status: 429, message: 'You are being rate limited.' },
   [ErrorCode.ServiceUnavailable]: { status: 503, message: 'Service unavailable.' },
   [ErrorCode.InternalServerError]: { status: 500, message: 'Internal server error.' },

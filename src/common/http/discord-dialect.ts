@@ -115,6 +115,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: '409: Conflict',
   413: '413: Request Entity Too Large',
   415: '415: Unsupported Media Type',
+  416: '416: Range Not Satisfiable',
   500: '500: Internal Server Error',
   503: '503: Service Unavailable',
 };

@@ -117,9 +117,13 @@ function describeMultipart(op: OperationObject): void {
         n === 0 ? 'A file (at most ATTACHMENT_MAX_BYTES, 25 MiB by default).' : undefined,
     };
   }
+  // Swagger UI pre-fills the form's JSON part with the JSON body's first example.
+  const examples = Object.values(json.examples ?? {}) as Array<{ value?: unknown }>;
+  const first: unknown = (json.example as unknown) ?? examples[0]?.value;
   body.content['multipart/form-data'] = {
     schema: { type: 'object', properties },
     encoding: { payload_json: { contentType: 'application/json' } },
+    example: first === undefined ? { payload_json: '{}' } : { payload_json: JSON.stringify(first) },
   };
 }
 

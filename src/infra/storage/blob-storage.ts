@@ -22,8 +22,24 @@ export abstract class BlobStorage {
    * the error is rethrown. Resolves to the bytes stored.
    */
   abstract putStream(key: string, source: Readable): Promise<number>;
-  /** A streaming read of a blob with its size, or null when there is no such blob. */
-  abstract open(key: string): Promise<{ stream: Readable; size: number } | null>;
+  /**
+   * A streaming read of a blob, or null when there is no such blob. With `range`, only those
+   * bytes (served as HTTP 206: `start` and `end` inclusive, `start <= end < size` — the caller
+   * checks it against the size it knows). `size` is always the whole blob's.
+   */
+  abstract open(key: string, range?: ByteRange): Promise<OpenedBlob | null>;
+}
+
+/** Inclusive byte positions, as an HTTP `Range: bytes=start-end` names them. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A blob being read: its bytes (all, or the range asked for) and its whole size. */
+export interface OpenedBlob {
+  stream: Readable;
+  size: number;
 }
 
 /** A key is relative and slash-separated, with no empty, `.` or `..` segment. */
@@ -114,11 +130,14 @@ export class LocalBlobStorage extends BlobStorage {
     return out.bytesWritten;
   }
 
-  async open(key: string): Promise<{ stream: Readable; size: number } | null> {
+  async open(key: string, range?: ByteRange): Promise<OpenedBlob | null> {
     const target = this.path(key);
     try {
       const { size } = await stat(target);
-      return { stream: createReadStream(target), size };
+      const stream = range
+        ? createReadStream(target, { start: range.start, end: range.end })
+        : createReadStream(target);
+      return { stream, size };
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;

@@ -11,7 +11,13 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { AppConfig } from '../../config/app.config';
-import { assertBlobKey, BlobStorage, type BlobInfo } from './blob-storage';
+import {
+  assertBlobKey,
+  BlobStorage,
+  type BlobInfo,
+  type ByteRange,
+  type OpenedBlob,
+} from './blob-storage';
 
 /** Multipart parts of a streamed upload (S3's minimum is 5 MiB); two in flight at most. */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -157,12 +163,30 @@ export class S3BlobStorage extends BlobStorage implements DirectUploads {
     return bytes;
   }
 
-  async open(key: string): Promise<{ stream: Readable; size: number } | null> {
+  async open(key: string, range?: ByteRange): Promise<OpenedBlob | null> {
     try {
       const object = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: assertBlobKey(key) }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: assertBlobKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
       );
-      return { stream: object.Body as Readable, size: object.ContentLength ?? 0 };
+      const stream = object.Body as Readable;
+      if (!range) return { stream, size: object.ContentLength ?? 0 };
+      // A ranged answer's ContentLength is the range's; the whole size ends its Content-Range
+      // (`bytes 0-9/1234`). A store that ignored the Range, or answered another one, is not
+      // sending the bytes asked for: refused rather than served as them.
+      const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(object.ContentRange ?? '');
+      const total = Number(m?.[3]);
+      if (!m || Number(m[1]) !== range.start || Number(m[2]) !== Math.min(range.end, total - 1)) {
+        stream.destroy();
+        throw new Error(
+          `S3 GetObject of ${key} for bytes ${range.start}-${range.end} answered ` +
+            `${object.ContentRange ?? 'the whole object'}`,
+        );
+      }
+      return { stream, size: total };
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;

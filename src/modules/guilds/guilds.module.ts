@@ -34,6 +34,8 @@ import { AttachmentStore } from './attachments/attachment-store';
 import { AttachmentUploadsController } from './attachments/attachment-uploads.controller';
 import { AttachmentUploadsService } from './attachments/attachment-uploads.service';
 import { UploadLinks } from './attachments/upload-links';
+import { AttachmentsController } from './attachments/attachments.controller';
+import { AttachmentsService } from './attachments/attachments.service';
 import { EditedMessageFileIntake, NewMessageFileIntake } from './attachments/message-file-intakes';
 
 /** Every service of the module is also used by the modules above it (webhooks, oauth2, gateway, admin). */
@@ -62,6 +64,7 @@ const INTERNAL = [
   MessageModerationService,
   ReactionCounts,
   MessagePurge,
+  AttachmentsService,
   UploadLinks,
 ];
 
@@ -86,6 +89,7 @@ const INTERNAL = [
     MessageModerationController,
     ChannelsController,
     ReactionsController,
+    AttachmentsController,
     AttachmentUploadsController,
   ],
   providers: [...SERVICES, ...INTERNAL],

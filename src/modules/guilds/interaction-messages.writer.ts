@@ -4,6 +4,10 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { EventName } from '../../infra/events/realtime-event';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
+import { AttachmentStore, type ReceivedFile } from './attachments/attachment-store';
+import { planAttachments } from './attachments/message-attachments';
+import type { StoredAttachment } from './attachments/stored-attachment';
+import type { AttachmentRefDto } from './dto/attachment-ref.dto';
 import type { AllowedMentionsDto } from './dto/create-message.dto';
 import { messageComponentsOf } from './components/components';
 import { normalizeDraft, urlErrors, type Embed } from './embeds/embed';
@@ -31,7 +35,12 @@ export interface InteractionMessageDraft {
   flags?: number;
   /** Action rows (as sent: checked here); omitted on an edit keeps them, `[]` clears them. */
   components?: unknown;
+  /** Discord's attachments list: files of the request by index, kept ones by id (an edit). */
+  attachments?: AttachmentRefDto[];
 }
+
+/** How long an ephemeral message's files are kept (its interaction's token lifetime). */
+const EPHEMERAL_FILES_MS = 15 * 60 * 1000;
 
 /** Whose message it is: the interaction, its application and the application's bot. */
 export interface InteractionMessageSource {
@@ -60,6 +69,7 @@ export class InteractionMessagesWriter {
     private readonly events: RealtimeEvents,
     private readonly renderer: MessageRenderer,
     private readonly members: GuildMembersService,
+    private readonly store: AttachmentStore,
   ) {}
 
   /**
@@ -72,9 +82,12 @@ export class InteractionMessagesWriter {
     draft: InteractionMessageDraft,
     id: string,
     loading = false,
+    files: readonly ReceivedFile[] = [],
   ): Promise<MessageResponse> {
-    const row = await this.draftRow(m, source, draft, id, loading);
+    const plan = planAttachments(draft.attachments, files, new Map(), []);
+    const row = await this.draftRow(m, source, draft, id, loading, plan.attachments);
     await m.getRepository(MessageEntity).insert(row);
+    await this.store.attach(m, row.id, plan.taken);
     return this.announce(m, source.guildId, row, EventName.MessageCreate);
   }
 
@@ -88,8 +101,13 @@ export class InteractionMessagesWriter {
     draft: InteractionMessageDraft,
     id: string,
     loading = false,
+    files: readonly ReceivedFile[] = [],
   ): Promise<MessageResponse> {
-    const row = await this.draftRow(m, source, draft, id, loading);
+    const plan = planAttachments(draft.attachments, files, new Map(), []);
+    const shown = plan.attachments.map((a) => ({ ...a, ephemeral: true }));
+    const row = await this.draftRow(m, source, draft, id, loading, shown);
+    // Its files live as long as it may be read (then the sweep deletes them).
+    await this.store.keepUntil(m, plan.taken, new Date(Date.now() + EPHEMERAL_FILES_MS));
     const [out] = await this.renderer.render(m, source.guildId, [row]);
     return out;
   }
@@ -100,9 +118,12 @@ export class InteractionMessagesWriter {
     draft: InteractionMessageDraft,
     id: string,
     loading: boolean,
+    attachments: StoredAttachment[],
   ): Promise<MessageEntity> {
     const components = loading ? [] : (messageComponentsOf(draft.components, true) ?? []);
-    const body = loading ? { content: '', embeds: [] } : checkedDraft(draft, components.length);
+    const body = loading
+      ? { content: '', embeds: [] }
+      : checkedDraft(draft, components.length + attachments.length);
     const mentions = await this.mentions(m, source, body.content, draft.allowed_mentions);
     return m.getRepository(MessageEntity).create({
       id,
@@ -115,6 +136,7 @@ export class InteractionMessagesWriter {
       content: body.content,
       embeds: body.embeds,
       components,
+      attachments,
       ...mentions,
       pinnedAt: null,
       nonce: null,
@@ -137,12 +159,15 @@ export class InteractionMessagesWriter {
     source: InteractionMessageSource,
     messageId: string,
     draft: InteractionMessageDraft,
+    files: readonly ReceivedFile[] = [],
   ): Promise<MessageResponse> {
     const row = await this.owned(m, source, messageId, true);
     row.components = messageComponentsOf(draft.components, true) ?? row.components;
+    const plan = planAttachments(draft.attachments, files, new Map(), row.attachments);
+    row.attachments = plan.attachments;
     const body = checkedDraft(
       { content: draft.content ?? row.content, embeds: draft.embeds ?? row.embeds },
-      row.components.length,
+      row.components.length + row.attachments.length,
     );
     row.content = body.content;
     row.embeds = body.embeds;
@@ -157,6 +182,7 @@ export class InteractionMessagesWriter {
         content: row.content,
         embeds: row.embeds,
         components: row.components,
+        attachments: row.attachments,
         mentions: row.mentions,
         mentionRoles: row.mentionRoles,
         mentionEveryone: row.mentionEveryone,
@@ -164,6 +190,8 @@ export class InteractionMessagesWriter {
         editedAt: row.editedAt,
       },
     );
+    await this.store.attach(m, row.id, plan.taken);
+    await this.store.detach(m, plan.dropped);
     return this.announce(m, source.guildId, row, EventName.MessageUpdate);
   }
 
@@ -250,17 +278,17 @@ export class InteractionMessagesWriter {
 
 /**
  * Content and embeds checked as every message's are (400 with the field); nothing to show at all
- * (no content, embed or component) is EMPTY_MESSAGE.
+ * (no content, embed, component or file: `others` counts the last two) is EMPTY_MESSAGE.
  */
 export function checkedDraft(
   draft: Pick<InteractionMessageDraft, 'content' | 'embeds'>,
-  components: number,
+  others: number,
 ): { content: string; embeds: Embed[] } {
   const embeds = draft.embeds ?? [];
   const badUrls = urlErrors(embeds);
   if (badUrls.length > 0) throw ApiError.form(badUrls);
   const normal = normalizeDraft({ content: draft.content, embeds });
-  if (!normal && components === 0) throw new ApiError(ErrorCode.EmptyMessage);
+  if (!normal && others === 0) throw new ApiError(ErrorCode.EmptyMessage);
   if (!normal) return { content: '', embeds: [] };
   return { content: normal.content ?? '', embeds: normal.embeds };
 }

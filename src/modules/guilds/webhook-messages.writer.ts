@@ -7,6 +7,8 @@ import { GroupCommit } from '../../database/group-commit';
 import { PreparedStatement } from '../../database/prepared';
 import { RealtimeEvents } from '../../infra/events/realtime-events';
 import { Metrics } from '../../infra/metrics/metrics';
+import { AttachmentLinks } from './attachments/attachment-links';
+import type { StoredAttachment } from './attachments/stored-attachment';
 import type { MessageDraft } from './embeds/embed';
 import { toMessageFromParts, webhookAuthor, webhookAuthorSql } from './guild.mapper';
 import type { MessageResponse } from './guild.response';
@@ -23,6 +25,8 @@ export interface WebhookPost {
   secretCheck: { sealed: string | null } | undefined;
   draft: MessageDraft;
   deliveryId?: string;
+  /** Files it carries (stored already, in the webhook's channel): what the message shows. */
+  files?: { channelId: string; attachments: StoredAttachment[] };
 }
 
 /** What a post came to: the message, nothing (the webhook is gone or changed), or a redelivery. */
@@ -60,13 +64,24 @@ const EVENT_DATA = `'{"guild_id":"' || ok.guild_id || '","channel_id":"' ||
 // - the message and its MESSAGE_CREATE (the outbox, ARCHITECTURE.md §7) are written together.
 // The retry after a lost commit answer runs it with ON CONFLICT DO NOTHING: the ids were chosen
 // before the first attempt, so what that attempt committed is not inserted twice.
-const insertSql = (onConflict: string) => `
+// Posts with files (webhook-file-intake.ts) also hand their files to the message, in the same
+// statement: the rows the upload left unattached get its id.
+const FILES_ATTACHED = `
+  attached AS (
+    UPDATE attachments a
+       SET message_id = ok.id, expires_at = NULL, filename = f.filename, description = f.description
+      FROM ok JOIN inserted i ON i.id = ok.id,
+           jsonb_to_recordset(ok.attachments) AS f(id bigint, filename text, description text)
+     WHERE a.id = f.id AND a.message_id IS NULL
+  ),`;
+
+const insertSql = (onConflict: string, files = false) => `
   WITH v AS (
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::text[], $5::varchar[],
                          $6::jsonb[], $7::bytea[], $8::boolean[], $9::text[], $10::varchar[],
-                         $11::timestamptz[], $12::text[])
+                         $11::timestamptz[], $12::text[]${files ? ', $13::jsonb[]' : ''})
       AS v(id, webhook_id, name, avatar, content, embeds, token_hash, check_secret, secret,
-           delivery_id, created_at, body)
+           delivery_id, created_at, body${files ? ', attachments' : ''})
   ), ok AS (
     SELECT v.*, w.channel_id, c.guild_id,
            COALESCE(v.name, w.name) AS author_name, COALESCE(v.avatar, w.avatar) AS author_avatar
@@ -82,16 +97,16 @@ const insertSql = (onConflict: string) => `
     RETURNING webhook_id, delivery_id
   ), inserted AS (
     INSERT INTO messages (id, channel_id, author_id, webhook_id, webhook_name, webhook_avatar,
-                          content, embeds, created_at)
+                          content, embeds, created_at${files ? ', attachments' : ''})
     SELECT ok.id, ok.channel_id, NULL, ok.webhook_id, ok.author_name, ok.author_avatar,
-           ok.content, ok.embeds, ok.created_at
+           ok.content, ok.embeds, ok.created_at${files ? ', ok.attachments' : ''}
       FROM ok
      WHERE ok.delivery_id IS NULL
         OR EXISTS (SELECT 1 FROM recorded r
                     WHERE r.webhook_id = ok.webhook_id AND r.delivery_id = ok.delivery_id)
     ${onConflict}
     RETURNING id
-  ), announced AS (
+  ),${files ? FILES_ATTACHED : ''} announced AS (
     INSERT INTO realtime_events (type, guild_id, channel_id, data)
     SELECT 'MESSAGE_CREATE', ok.guild_id, ok.channel_id, ${EVENT_DATA}
       FROM ok JOIN inserted i ON i.id = ok.id
@@ -110,6 +125,14 @@ const INSERT_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
 const RETRY_WEBHOOK_MESSAGES = new PreparedStatement<Row>(
   'parley_retry_webhook_messages_v4',
   insertSql('ON CONFLICT (id) DO NOTHING'),
+);
+const INSERT_WEBHOOK_FILE_MESSAGES = new PreparedStatement<Row>(
+  'parley_insert_webhook_file_messages_v1',
+  insertSql('', true),
+);
+const RETRY_WEBHOOK_FILE_MESSAGES = new PreparedStatement<Row>(
+  'parley_retry_webhook_file_messages_v1',
+  insertSql('ON CONFLICT (id) DO NOTHING', true),
 );
 
 // Which of a retried batch's messages the first attempt stored: same id, same webhook, same time.
@@ -137,11 +160,21 @@ export class WebhookMessagesWriter {
     { maxBatch: 500, maxInFlight: 4 },
   );
 
+  /** Posts with files: their own statement, so the ingest path of the others stays as it is. */
+  private readonly fileWriter = new GroupCommit<Pending, WebhookPostOutcome>(
+    (batch) => {
+      this.metrics.groupCommitBatch('webhook_file_messages', batch.length);
+      return this.write(batch);
+    },
+    { maxBatch: 50, maxInFlight: 2 },
+  );
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly snowflakes: SnowflakeService,
     private readonly events: RealtimeEvents,
     private readonly metrics: Metrics,
+    private readonly links: AttachmentLinks,
   ) {}
 
   post(post: WebhookPost): Promise<WebhookPostOutcome> {
@@ -159,8 +192,12 @@ export class WebhookMessagesWriter {
       mentionEveryone: false,
       createdAt,
       editedAt: null,
+      attachments: post.files
+        ? this.links.presentAll(post.files.channelId, post.files.attachments)
+        : undefined,
     });
-    return this.writer.submit({ ...post, id, createdAt, message });
+    const writer = post.files ? this.fileWriter : this.writer;
+    return writer.submit({ ...post, id, createdAt, message });
   }
 
   /**
@@ -195,7 +232,14 @@ export class WebhookMessagesWriter {
   }
 
   private async run(batch: Pending[], retry: boolean): Promise<Array<WebhookPostOutcome | Error>> {
-    const statement = retry ? RETRY_WEBHOOK_MESSAGES : INSERT_WEBHOOK_MESSAGES;
+    const files = batch[0].files !== undefined;
+    const statement = files
+      ? retry
+        ? RETRY_WEBHOOK_FILE_MESSAGES
+        : INSERT_WEBHOOK_FILE_MESSAGES
+      : retry
+        ? RETRY_WEBHOOK_MESSAGES
+        : INSERT_WEBHOOK_MESSAGES;
     const rows = await statement.run(this.dataSource, [
       batch.map((m) => m.id),
       batch.map((m) => m.webhookId),
@@ -209,6 +253,7 @@ export class WebhookMessagesWriter {
       batch.map((m) => m.deliveryId ?? null),
       batch.map((m) => m.createdAt),
       batch.map((m) => bodyOf(m.message)),
+      ...(files ? [batch.map((m) => JSON.stringify(m.files?.attachments ?? []))] : []),
     ]);
     if (rows.some((r) => r.inserted)) this.events.written();
     const byId = new Map(rows.map((r) => [r.id, r]));

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { ReceivedPayload } from '../../common/auth/caller';
+import type { UploadedFiles } from '../../common/http/multipart';
+import type { ReceivedFile } from '../guilds/attachments/attachment-store';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { MessageResponse } from '../guilds/guild.response';
@@ -26,24 +28,44 @@ export class InteractionFollowups {
   async post(
     interaction: InteractionEntity,
     payload: ReceivedPayload | null,
+    uploads: UploadedFiles<ReceivedFile> | null = null,
   ): Promise<MessageResponse> {
     if (!interaction.respondedAt) throw new ApiError(ErrorCode.UnknownInteraction);
-    const draft = this.messages.parse(jsonOf(payload), '');
-    return this.db.transaction((m) =>
-      this.messages.post(m, interaction, draft, {
-        originalId: interaction.originalMessageId ?? undefined,
-      }),
+    const files = uploads?.files ?? [];
+    // A follow-up of files only has no JSON to read.
+    const body = jsonOf(payload) ?? (files.length > 0 ? {} : undefined);
+    const draft = this.messages.parse(body, '');
+    const message = await this.db.transaction((m) =>
+      this.messages.post(
+        m,
+        interaction,
+        draft,
+        { originalId: interaction.originalMessageId ?? undefined },
+        files,
+      ),
     );
+    uploads?.keep();
+    return message;
   }
 
   get(interaction: InteractionEntity, ref: string): Promise<MessageResponse> {
     return this.messages.get(this.db.manager, interaction, this.idOf(interaction, ref));
   }
 
-  edit(interaction: InteractionEntity, ref: string, body: unknown): Promise<MessageResponse> {
-    const draft = this.messages.parse(body, '');
+  async edit(
+    interaction: InteractionEntity,
+    ref: string,
+    body: unknown,
+    uploads: UploadedFiles<ReceivedFile> | null = null,
+  ): Promise<MessageResponse> {
+    const files = uploads?.files ?? [];
+    const draft = this.messages.parse(body ?? (files.length > 0 ? {} : undefined), '');
     const id = this.idOf(interaction, ref);
-    return this.db.transaction((m) => this.messages.edit(m, interaction, id, draft));
+    const message = await this.db.transaction((m) =>
+      this.messages.edit(m, interaction, id, draft, files),
+    );
+    uploads?.keep();
+    return message;
   }
 
   delete(interaction: InteractionEntity, ref: string): Promise<void> {
@@ -68,7 +90,8 @@ export class InteractionFollowups {
 
 /** The follow-up's JSON body (webhook routes keep bodies as bytes). */
 function jsonOf(payload: ReceivedPayload | null): unknown {
-  if (!payload || payload.mediaType !== 'json') throw new ApiError(ErrorCode.EmptyMessage);
+  if (!payload) return undefined;
+  if (payload.mediaType !== 'json') throw new ApiError(ErrorCode.EmptyMessage);
   try {
     return JSON.parse(payload.bytes.toString('utf8'));
   } catch {

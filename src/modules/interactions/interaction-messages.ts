@@ -6,6 +6,7 @@ import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { flattenValidationErrors } from '../../common/errors/validation';
 import { SnowflakeService } from '../../common/snowflake/snowflake.service';
+import type { ReceivedFile } from '../guilds/attachments/attachment-store';
 import type { MessageResponse } from '../guilds/guild.response';
 import {
   InteractionMessagesWriter,
@@ -51,14 +52,15 @@ export class InteractionMessages {
     interaction: InteractionEntity,
     draft: InteractionMessageDto,
     extra: { loading?: boolean; originalId?: string } = {},
+    files: readonly ReceivedFile[] = [],
   ): Promise<MessageResponse> {
     const source = await this.source(interaction, extra.originalId);
     const id = this.snowflakes.next();
     if ((draft.flags ?? 0) & MessageFlags.EPHEMERAL) {
-      const message = await this.writer.render(m, source, draft, id, extra.loading);
+      const message = await this.writer.render(m, source, draft, id, extra.loading, files);
       return this.ephemerals.create(m, interaction, message);
     }
-    return this.writer.create(m, source, draft, id, extra.loading);
+    return this.writer.create(m, source, draft, id, extra.loading, files);
   }
 
   async get(
@@ -76,10 +78,12 @@ export class InteractionMessages {
     interaction: InteractionEntity,
     id: string,
     draft: InteractionMessageDto,
+    files: readonly ReceivedFile[] = [],
   ): Promise<MessageResponse> {
     const ephemeral = await this.ephemerals.find(m, interaction, id, true);
+    // An ephemeral message's files are those it was posted with.
     if (ephemeral) return this.ephemerals.edit(m, interaction, ephemeral, draft);
-    return this.writer.edit(m, await this.source(interaction), id, draft);
+    return this.writer.edit(m, await this.source(interaction), id, draft, files);
   }
 
   async delete(m: EntityManager, interaction: InteractionEntity, id: string): Promise<void> {

@@ -18,6 +18,8 @@ import {
   InteractionCallbackDto,
   ModalDto,
 } from './dto/interaction-callback.dto';
+import type { UploadedFiles } from '../../common/http/multipart';
+import type { ReceivedFile } from '../guilds/attachments/attachment-store';
 import { InteractionEntity } from './interaction.entity';
 import { InteractionMessages } from './interaction-messages';
 import { ANSWER_DEADLINE_MS, InteractionOutcomes } from './interaction-outcomes';
@@ -72,7 +74,9 @@ export class InteractionResponses {
     interaction: InteractionEntity,
     dto: InteractionCallbackDto,
     withResponse: boolean,
+    uploads: UploadedFiles<ReceivedFile> | null = null,
   ): Promise<CallbackResponse | null> {
+    const files = uploads?.files ?? [];
     if (!ANSWERS[interaction.type]?.includes(dto.type)) {
       throw ApiError.field(
         'type',
@@ -81,8 +85,8 @@ export class InteractionResponses {
       );
     }
     // The body is checked before the answer is claimed: a bad one costs the application nothing.
-    const apply = this.parsed(interaction, dto);
-    return this.db.transaction(async (m) => {
+    const apply = this.parsed(interaction, dto, files);
+    const answer = await this.db.transaction(async (m) => {
       await this.claim(m, interaction, dto.type);
       const out: CallbackResponse = { interaction: { id: interaction.id, type: interaction.type } };
       const message = await apply(m);
@@ -104,17 +108,20 @@ export class InteractionResponses {
       });
       return withResponse ? out : null;
     });
+    uploads?.keep();
+    return answer;
   }
 
   /** The answer's body checked now; what applying it does, once the answer is claimed. */
   private parsed(
     interaction: InteractionEntity,
     dto: InteractionCallbackDto,
+    files: readonly ReceivedFile[],
   ): (m: EntityManager) => Promise<MessageResponse | null> {
     switch (dto.type) {
       case CallbackType.CHANNEL_MESSAGE_WITH_SOURCE: {
         const draft = this.messages.parse(dto.data, 'data');
-        return (m) => this.messages.post(m, interaction, draft);
+        return (m) => this.messages.post(m, interaction, draft, {}, files);
       }
       case CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: {
         const draft = dto.data ? this.messages.parse(dto.data, 'data') : {};
@@ -128,7 +135,7 @@ export class InteractionResponses {
         return async (m) => {
           const target = interaction.messageId;
           if (!target) throw ApiError.field('type', FieldErrorCode.BaseTypeInvalid);
-          await this.messages.edit(m, interaction, target, draft);
+          await this.messages.edit(m, interaction, target, draft, files);
           return null;
         };
       }

@@ -14,7 +14,12 @@ import { CurrentRouteCredential, PathCredential } from '../../common/auth/route-
 import { ErrorCode } from '../../common/errors/error-code';
 import type { HttpResponse } from '../../common/http/http-types';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { Uploads } from '../../common/http/body-reader';
+import type { UploadedFiles } from '../../common/http/multipart';
+import { AcceptsFiles } from '../../common/http/route-policy';
+import type { ReceivedFile } from '../guilds/attachments/attachment-store';
 import { InteractionCallbackDto } from './dto/interaction-callback.dto';
+import { InteractionFileIntake } from './interaction-file-intake';
 import { InvokeInteractionDto } from './dto/invoke-interaction.dto';
 import { InteractionCallbackResponse } from './interaction.response';
 import type { InteractionEntity } from './interaction.entity';
@@ -62,6 +67,7 @@ export class InteractionsController {
 
   @Post(':interaction_id/:interaction_token/callback')
   @PathCredential('interaction', 'interaction_token')
+  @AcceptsFiles(InteractionFileIntake)
   @ApiParam({ name: 'interaction_id', type: String, description: 'The interaction (its `id`)' })
   @ApiParam({
     name: 'interaction_token',
@@ -99,9 +105,10 @@ export class InteractionsController {
     @Param('interaction_id') _id: string,
     @Query('with_response') withResponse: unknown,
     @Body() dto: InteractionCallbackDto,
+    @Uploads() uploads: UploadedFiles<ReceivedFile> | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<InteractionCallbackResponse | undefined> {
-    const out = await this.responses.respond(interaction, dto, isTrue(withResponse));
+    const out = await this.responses.respond(interaction, dto, isTrue(withResponse), uploads);
     res.status(out ? 200 : 204);
     return out ?? undefined;
   }

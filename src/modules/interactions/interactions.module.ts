@@ -1,3 +1,4 @@
+import { InteractionFileIntake } from './interaction-file-intake';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApplicationCommandsModule } from '../application-commands/application-commands.module';
@@ -41,7 +42,8 @@ import { InteractionsController } from './interactions.controller';
     InteractionMessages,
     EphemeralMessages,
     InteractionFollowups,
+    InteractionFileIntake,
   ],
-  exports: [InteractionFollowups],
+  exports: [InteractionFollowups, InteractionFileIntake],
 })
 export class InteractionsModule {}

@@ -46,6 +46,8 @@ export interface DeliveryInput {
   headers: IncomingHttpHeaders;
   /** The HMAC key of the webhook's signing secret (signed formats); null: none is set. */
   signingKey: Uint8Array | null;
+  /** A plain execute that carries files: it may say nothing else (and `payload` may be null). */
+  hasFiles?: boolean;
 }
 
 /** What rendering answered, in a form that crosses a thread boundary (structured clone). */
@@ -95,10 +97,11 @@ export function renderDelivery(input: DeliveryInput): MessageDraft | null {
       throw new ApiError(ErrorCode.InvalidWebhookSignature);
     }
   }
-  const payload = payloadObject(decode(input.payload));
+  const decoded = decode(input.payload);
+  const payload = payloadObject(decoded === undefined && input.hasFiles ? {} : decoded);
   switch (input.format) {
     case 'plain':
-      return plainDraft(payload);
+      return plainDraft(payload, input.hasFiles === true);
     case 'repohost':
       return transformRepoHost(firstHeader(input.headers, EVENT_HEADERS) ?? '', payload);
     case 'errortracker':
@@ -170,8 +173,11 @@ function payloadObject(value: unknown): Record<string, unknown> {
   return record;
 }
 
-/** Discord-style `{content, embeds, username, avatar_url}`; unknown fields are ignored. */
-function plainDraft(p: Record<string, unknown>): MessageDraft {
+/**
+ * Discord-style `{content, embeds, username, avatar_url, attachments}`; unknown fields are
+ * ignored. With files, a message may say nothing else.
+ */
+function plainDraft(p: Record<string, unknown>, hasFiles: boolean): MessageDraft {
   const errors: FieldError[] = [];
   const str = (key: string, max: number): string | undefined => {
     const v = p[key];
@@ -210,9 +216,54 @@ function plainDraft(p: Record<string, unknown>): MessageDraft {
       });
     } else embeds = p.embeds as Embed[];
   }
+  const attachments = attachmentRefs(p.attachments, errors);
   errors.push(...urlErrors(embeds, avatarUrl));
   if (errors.length > 0) throw ApiError.form(errors);
   const draft = normalizeDraft({ content, username, avatar_url: avatarUrl, embeds });
-  if (!draft) throw new ApiError(ErrorCode.EmptyMessage);
-  return draft;
+  if (!draft && !hasFiles) throw new ApiError(ErrorCode.EmptyMessage);
+  // Files alone: the name and avatar overrides normalized as a message's (with stand-in text).
+  const result =
+    draft ?? normalizeDraft({ content: '.', username, avatar_url: avatarUrl, embeds: [] })!;
+  if (!draft) delete result.content;
+  if (attachments) result.attachments = attachments;
+  return result;
+}
+
+/** A plain execute's `attachments`: up to ten `{id, filename?, description?}`. */
+function attachmentRefs(value: unknown, errors: FieldError[]): MessageDraft['attachments'] {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.length > 10) {
+    errors.push({
+      path: 'attachments',
+      code: FieldErrorCode.BaseTypeArray,
+      message: 'attachments must be an array of at most 10 objects',
+    });
+    return undefined;
+  }
+  const refs: NonNullable<MessageDraft['attachments']> = [];
+  value.forEach((item: unknown, i) => {
+    const r = asRecord(item);
+    const id = r?.id;
+    const okId =
+      (typeof id === 'string' && /^\d{1,20}$/.test(id)) ||
+      (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0);
+    const filename = r?.filename;
+    const description = r?.description;
+    const okText = (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= 1024);
+    if (!r || !okId || !okText(filename) || !okText(description)) {
+      errors.push({
+        path: `attachments.${i}`,
+        code: FieldErrorCode.BaseTypeInvalid,
+        message:
+          'An attachment needs an `id` and at most 1024 characters of filename and description.',
+      });
+      return;
+    }
+    refs.push({
+      id,
+      ...(typeof filename === 'string' && filename.length > 0 ? { filename } : {}),
+      ...(typeof description === 'string' ? { description } : {}),
+    });
+  });
+  return refs;
 }

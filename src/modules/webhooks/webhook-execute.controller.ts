@@ -13,8 +13,11 @@ import {
 } from '@nestjs/swagger';
 import type { HttpResponse } from '../../common/http/http-types';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ReceivedBody } from '../../common/http/body-reader';
-import { ForeignPayload } from '../../common/http/route-policy';
+import { ReceivedBody, Uploads } from '../../common/http/body-reader';
+import type { UploadedFiles } from '../../common/http/multipart';
+import { AcceptsFiles, ForeignPayload } from '../../common/http/route-policy';
+import type { ReceivedFile } from '../guilds/attachments/attachment-store';
+import { WebhookFileIntake } from './webhook-file-intake';
 import type { ReceivedPayload } from '../../common/auth/caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FieldErrorCode } from '../../common/errors/field-error-code';
@@ -69,6 +72,7 @@ export class WebhookExecuteController {
   /** Discord-style execute: `{content, embeds, username, avatar_url}`. */
   @Post()
   @ForeignPayload()
+  @AcceptsFiles(WebhookFileIntake)
   @RateLimit('webhook:execute', { global: false })
   @ApiOperation({
     operationId: 'execute_webhook',
@@ -94,14 +98,15 @@ export class WebhookExecuteController {
     @Query('wait') wait: unknown,
     @Headers() headers: IncomingHttpHeaders,
     @ReceivedBody() payload: ReceivedPayload | null,
+    @Uploads() uploads: UploadedFiles<ReceivedFile> | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<MessageResponse | string | undefined> {
     if (webhook instanceof InteractionEntity) {
       // `/webhooks/{application_id}/{interaction_token}`: an interaction's follow-up.
-      const message = await this.followups.post(webhook, payload);
+      const message = await this.followups.post(webhook, payload, uploads);
       return sendExecuteResult(res, { posted: true, message }, wait);
     }
-    const result = await this.execution.execute('plain', { webhook, payload, headers });
+    const result = await this.execution.execute('plain', { webhook, payload, headers, uploads });
     return sendExecuteResult(res, result, wait);
   }
 

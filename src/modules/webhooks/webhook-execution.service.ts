@@ -3,6 +3,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ReceivedPayload } from '../../common/auth/caller';
 import { ApiError } from '../../common/errors/api-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import type { UploadedFiles } from '../../common/http/multipart';
+import type { ReceivedFile } from '../guilds/attachments/attachment-store';
+import { planAttachments } from '../guilds/attachments/message-attachments';
+import type { MessageDraft } from '../guilds/embeds/embed';
 import type { MessageResponse } from '../guilds/guild.response';
 import { MessagesService } from '../guilds/messages.service';
 import type { WebhookPost } from '../guilds/webhook-messages.writer';
@@ -35,6 +39,8 @@ export interface Delivery {
   /** The body as received; null when there was none of a JSON or form type. */
   payload: ReceivedPayload | null;
   headers: IncomingHttpHeaders;
+  /** A plain execute's files (multipart), stored already. */
+  uploads?: UploadedFiles<ReceivedFile> | null;
 }
 
 /** Routes whose deliveries may be signed (the webhook's signing secret, when set). */
@@ -84,11 +90,13 @@ export class WebhookExecutionService {
     // An interaction's token on a foreign format's route (follow-ups are plain executes only).
     if (!('webhookId' in webhook)) throw new ApiError(ErrorCode.UnknownWebhook);
     const signed = SIGNED_FORMATS.has(format);
+    const files = format === 'plain' ? (delivery.uploads?.files ?? []) : [];
     const draft = await this.parser.render({
       format,
       payload: delivery.payload,
       headers: delivery.headers,
       signingKey: signed ? (webhook.signing?.key ?? null) : null,
+      hasFiles: files.length > 0,
     });
     if (!draft) {
       if (format === 'plain') throw new ApiError(ErrorCode.EmptyMessage);
@@ -107,7 +115,15 @@ export class WebhookExecutionService {
       secretCheck,
       draft,
       deliveryId: deliveryId?.slice(0, MAX_DELIVERY_ID),
+      files: files.length > 0 ? this.filesOf(draft, files) : undefined,
     });
+    if (message) delivery.uploads?.keep();
     return message ? { posted: true, message } : { posted: false };
+  }
+
+  /** The message's attachments: its files, named and described as its `attachments` says. */
+  private filesOf(draft: MessageDraft, files: ReceivedFile[]): WebhookPost['files'] {
+    const plan = planAttachments(draft.attachments, files, new Map(), []);
+    return { channelId: files[0].channelId, attachments: plan.attachments };
   }
 }

@@ -15,6 +15,7 @@ import { WebhookTokenCache } from './webhook-token-cache';
 import { WebhookCredentials } from './webhook-credentials';
 import { DeliveryParser } from './delivery-parser';
 import { WebhooksController } from './webhooks.controller';
+import { WebhookFileIntake } from './webhook-file-intake';
 import { WebhooksService } from './webhooks.service';
 
 @Module({
@@ -35,6 +36,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookTokenCache,
     WebhookCredentials,
     DeliveryParser,
+    WebhookFileIntake,
   ],
   exports: [WebhooksService],
 })

@@ -24,6 +24,8 @@ export interface ReceiveTarget {
 export interface ReceivedFile extends StoredAttachment {
   /** The form field it came in (`files[0]`…), whose index `attachments[].id` refers to. */
   field: string;
+  /** The channel it was stored for. */
+  channelId: string;
 }
 
 /** Thrown by a size guard when a file grows past its limit (answered 413). */
@@ -154,6 +156,7 @@ export class AttachmentStore {
     const dims = imageDimensions(head, contentType);
     const stored: ReceivedFile = {
       field: file.field,
+      channelId: target.channelId,
       id,
       filename,
       content_type: contentType,
@@ -287,6 +290,17 @@ export class AttachmentStore {
           { messageId, expiresAt: null, description: f.description ?? null, filename: f.filename },
         );
     }
+  }
+
+  /**
+   * Keeps files that belong to no message row (an ephemeral message's) until `until`; the sweep
+   * deletes them then.
+   */
+  async keepUntil(m: EntityManager, files: Array<{ id: string }>, until: Date): Promise<void> {
+    if (files.length === 0) return;
+    await m
+      .getRepository(AttachmentEntity)
+      .update({ id: In(files.map((f) => f.id)), messageId: IsNull() }, { expiresAt: until });
   }
 
   /**

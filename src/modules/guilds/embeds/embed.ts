@@ -39,6 +39,8 @@ export interface MessageDraft {
   username?: string;
   avatar_url?: string;
   embeds: Embed[];
+  /** A plain execute's `attachments` (Discord's partial attachments naming its files). */
+  attachments?: Array<{ id: string | number; filename?: string; description?: string }>;
 }
 
 /** Most embeds one message may carry. */
