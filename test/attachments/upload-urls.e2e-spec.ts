@@ -715,7 +715,7 @@ describe('upload URLs on local disk (Parley’s signed PUT route)', () => {
       .delete(`/v1/attachments/${sent.upload_filename}`)
       .set('Authorization', other.token);
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ code: 'NOT_FOUND', message: 'Unknown upload.' });
+    expect(foreign.body).toEqual({ code: 'UNKNOWN_ATTACHMENT', message: 'Unknown upload.' });
 
     const cancel = await http(app)
       .delete(`/v1/attachments/${sent.upload_filename}`)
@@ -729,10 +729,10 @@ describe('upload URLs on local disk (Parley’s signed PUT route)', () => {
       .delete(`/v1/attachments/${sent.upload_filename}`)
       .set('Authorization', owner.token);
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ code: 'NOT_FOUND', message: 'Unknown upload.' });
+    expect(again.body).toEqual({ code: 'UNKNOWN_ATTACHMENT', message: 'Unknown upload.' });
     const late = await put(port, pathOf(sent.upload_url), { body });
     expect(late.status).toBe(404);
-    expect(late.json).toEqual({ code: 'NOT_FOUND', message: 'This upload was cancelled.' });
+    expect(late.json).toEqual({ code: 'UNKNOWN_ATTACHMENT', message: 'This upload was cancelled.' });
     expect(await blobOf(app, guild.channelId, id)).toBeNull();
 
     // Discord's path, the name's slash escaped as one segment.
@@ -752,7 +752,7 @@ describe('upload URLs on local disk (Parley’s signed PUT route)', () => {
       .delete('/v1/attachments/not-a-uuid/a.txt')
       .set('Authorization', owner.token);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ code: 'NOT_FOUND', message: 'Unknown upload.' });
+    expect(unknown.body).toEqual({ code: 'UNKNOWN_ATTACHMENT', message: 'Unknown upload.' });
   });
 
   it('routes names with spaces, percent signs, hashes and accents to the cancel route', async () => {

@@ -27,7 +27,7 @@ type S3Settings = NonNullable<AppConfig['blobs']['s3']>;
 
 /**
  * What a bucket offers beyond BlobStorage when clients upload straight into it
- * (S3_PRESIGNED_UPLOADS): a presigned PUT URL of a key, and a look at what arrived there.
+ * (S3_PRESIGNED_UPLOADS): a presigned PUT URL of a key, and the size of what arrived there.
  */
 export interface DirectUploads {
   /**
@@ -38,10 +38,8 @@ export interface DirectUploads {
     key: string,
     options: { expiresInSeconds: number; contentLength: number },
   ): Promise<string>;
-  /** The size of the object under `key`, or null when there is none. */
+  /** The size of the object under `key`, or null when there is none (its bytes: `open`). */
   sizeOf(key: string): Promise<number | null>;
-  /** Its first `bytes` bytes (fewer when it is shorter; none when it is absent). */
-  readHead(key: string, bytes: number): Promise<Buffer>;
 }
 
 /** The part of `@aws-sdk/s3-request-presigner` used here. */
@@ -222,37 +220,6 @@ export class S3BlobStorage extends BlobStorage implements DirectUploads {
       return head.ContentLength ?? 0;
     } catch (err) {
       if (isNotFound(err)) return null;
-      throw err;
-    }
-  }
-
-  /**
-   * The first `bytes` bytes of an object (one ranged GetObject), fewer when it is shorter; empty
-   * when there is no such object or it is empty. What sniffing a file a client put straight into
-   * the bucket needs, without reading the rest of it.
-   */
-  async readHead(key: string, bytes: number): Promise<Buffer> {
-    try {
-      const object = await this.client.send(
-        new GetObjectCommand({
-          Bucket: this.bucket,
-          Key: assertBlobKey(key),
-          Range: `bytes=0-${bytes - 1}`,
-        }),
-      );
-      // Read up to `bytes`, then let go: a store that ignores Range sends the whole object.
-      const chunks: Buffer[] = [];
-      let read = 0;
-      for await (const chunk of (object.Body as Readable | undefined) ?? []) {
-        chunks.push(chunk as Buffer);
-        read += (chunk as Buffer).length;
-        if (read >= bytes) break;
-      }
-      return Buffer.concat(chunks, read).subarray(0, bytes);
-    } catch (err) {
-      // 416: the object is empty (no byte 0 to start the range at).
-      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      if (isNotFound(err) || status === 416) return Buffer.alloc(0);
       throw err;
     }
   }

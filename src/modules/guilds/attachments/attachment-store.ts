@@ -235,7 +235,7 @@ export class AttachmentStore {
       throw new ApiError(ErrorCode.Conflict, 'This upload has already been received.');
     }
     await this.blobs.delete(row.blobKey);
-    throw new ApiError(ErrorCode.NotFound, 'This upload was cancelled.');
+    throw new ApiError(ErrorCode.UnknownAttachment, 'This upload was cancelled.');
   }
 
   /**

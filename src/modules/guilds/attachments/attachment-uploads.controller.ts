@@ -100,7 +100,7 @@ export class AttachmentUploadsController {
     examples: { text: { summary: 'A small text file', value: 'hello, world\n' } },
   })
   @ApiOkResponse({ description: 'Stored (empty body).' })
-  @ApiErrors(ErrorCode.AccessDenied, ErrorCode.NotFound, ErrorCode.Conflict)
+  @ApiErrors(ErrorCode.AccessDenied, ErrorCode.UnknownAttachment, ErrorCode.Conflict)
   @ApiQueryReadByHand()
   receive(
     @Param('attachment_id') attachmentId: string,
@@ -124,7 +124,7 @@ export class AttachmentUploadsController {
   @ApiParam({ name: 'upload_id', description: 'The UUID part of the `upload_filename`.' })
   @ApiParam({ name: 'filename', description: 'The filename part of the `upload_filename`.' })
   @ApiNoContentResponse({ description: 'Cancelled.' })
-  @ApiErrors(ErrorCode.NotFound)
+  @ApiErrors(ErrorCode.UnknownAttachment)
   cancel(
     @CurrentCaller() caller: Caller,
     @Param('upload_id') uploadId: string,
@@ -146,7 +146,7 @@ export class AttachmentUploadsController {
   })
   @ApiParam({ name: 'upload_filename', description: UPLOAD_FILENAME })
   @ApiNoContentResponse({ description: 'Cancelled.' })
-  @ApiErrors(ErrorCode.NotFound)
+  @ApiErrors(ErrorCode.UnknownAttachment)
   cancelEscaped(
     @CurrentCaller() caller: Caller,
     @Param('upload_filename') uploadFilename: string,

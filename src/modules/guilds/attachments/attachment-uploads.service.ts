@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
 import { ApiError, fieldError, type FieldError } from '../../../common/errors/api-error';
 import { ErrorCode } from '../../../common/errors/error-code';
@@ -41,9 +42,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Whether the blob storage takes uploads straight from clients (S3BlobStorage). */
 function directUploadsOf(blobs: BlobStorage): (BlobStorage & DirectUploads) | null {
   const candidate = blobs as Partial<DirectUploads>;
-  return typeof candidate.presignPut === 'function' &&
-    typeof candidate.sizeOf === 'function' &&
-    typeof candidate.readHead === 'function'
+  return typeof candidate.presignPut === 'function' && typeof candidate.sizeOf === 'function'
     ? (blobs as BlobStorage & DirectUploads)
     : null;
 }
@@ -183,7 +182,7 @@ export class AttachmentUploadsService implements OnModuleInit {
     }
     const row = await this.dataSource.getRepository(AttachmentEntity).findOneBy({ id });
     if (!row || row.uploadFilename === null || row.declaredSize === null) {
-      throw new ApiError(ErrorCode.NotFound, 'This upload was cancelled.');
+      throw new ApiError(ErrorCode.UnknownAttachment, 'This upload was cancelled.');
     }
     if (row.stored || row.messageId !== null) {
       throw new ApiError(ErrorCode.Conflict, 'This upload has already been received.');
@@ -212,7 +211,7 @@ export class AttachmentUploadsService implements OnModuleInit {
    */
   async cancel(callerId: string, uploadFilename: string): Promise<void> {
     const uuid = uploadFilename.slice(0, uploadFilename.indexOf('/'));
-    const unknown = new ApiError(ErrorCode.NotFound, 'Unknown upload.');
+    const unknown = new ApiError(ErrorCode.UnknownAttachment, 'Unknown upload.');
     if (!UUID.test(uuid)) throw unknown;
     const repo = this.dataSource.getRepository(AttachmentEntity);
     const row = await repo.findOneBy({ uploadFilename, uploaderId: callerId, messageId: IsNull() });
@@ -291,8 +290,8 @@ export class AttachmentUploadsService implements OnModuleInit {
 
   /**
    * An upload a client PUT straight into the bucket: stored when the object is there with
-   * exactly the declared size (HeadObject), its first SNIFF_BYTES read (one ranged GetObject)
-   * for its media type and an image's size. Null when it is not (yet) complete.
+   * exactly the declared size (HeadObject), its first SNIFF_BYTES read (one ranged GetObject,
+   * never the rest) for its media type and an image's size. Null when it is not (yet) complete.
    */
   private async checkDirectUpload(
     m: EntityManager,
@@ -302,9 +301,23 @@ export class AttachmentUploadsService implements OnModuleInit {
     if (!direct || row.declaredSize === null) return null;
     const size = await direct.sizeOf(row.blobKey);
     if (size === null || size !== Number(row.declaredSize)) return null;
-    const head = size === 0 ? Buffer.alloc(0) : await direct.readHead(row.blobKey, SNIFF_BYTES);
+    let head: Buffer = Buffer.alloc(0);
+    if (size > 0) {
+      const opened = await direct.open(row.blobKey, {
+        start: 0,
+        end: Math.min(size, SNIFF_BYTES) - 1,
+      });
+      if (!opened) return null;
+      head = await readAll(opened.stream);
+    }
     return this.store.markStored(m, row, head, size);
   }
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**
