@@ -200,6 +200,23 @@ describe('OpenAPI request-body examples', () => {
       this.once('botInGuild', async () =>
         installBot(app, await this.user(), await this.application(), (await this.guild()).guildId),
       );
+    /**
+     * An upload URL's PUT (upload_attachment) is signed in its query: the path and query of an
+     * upload of the example's size, made by the example user.
+     */
+    async uploadPath(body: unknown): Promise<string> {
+      const res = await http(app)
+        .post(`/v1/channels/${(await this.guild()).channelId}/attachments`)
+        .set('Authorization', (await this.user()).token)
+        .send({
+          files: [{ id: 0, filename: 'example.txt', file_size: Buffer.byteLength(String(body)) }],
+        });
+      if (res.status !== 200) throw new Error(`upload URL: ${res.status} ${res.text}`);
+      const url = new URL(
+        (res.body as { attachments: Array<{ upload_url: string }> }).attachments[0].upload_url,
+      );
+      return url.pathname + url.search;
+    }
     handoffCode = () =>
       this.once('handoff', async () => {
         const res = await http(app).post('/v1/auth/handoff/initiate');
@@ -302,7 +319,10 @@ describe('OpenAPI request-body examples', () => {
           const body = substitute(example, await world.substitutions(op, example));
           // Execute routes: with wait=true the answer is the posted message (204 = not rendered).
           const execute = op.operationId.startsWith('execute_');
-          let url = await world.path(op.template);
+          let url =
+            op.operationId === 'upload_attachment'
+              ? await world.uploadPath(body)
+              : await world.path(op.template);
           if (execute) url += '?wait=true';
           let req = http(app)[op.method](url).set(op.headers);
           const authorization = await world.authorization(op, body);

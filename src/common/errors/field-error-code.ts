@@ -76,6 +76,10 @@ export enum FieldErrorCode {
   ComponentCustomIdDuplicated = 'COMPONENT_CUSTOM_ID_DUPLICATED',
   ComponentFieldNotAllowed = 'COMPONENT_FIELD_NOT_ALLOWED',
 
+  // Attachments sent through upload URLs (`attachments[].uploaded_filename` of a message).
+  AttachmentUploadUnknown = 'ATTACHMENT_UPLOAD_UNKNOWN',
+  AttachmentUploadIncomplete = 'ATTACHMENT_UPLOAD_INCOMPLETE',
+
   // Application commands (Discord's codes).
   ApplicationCommandInvalidName = 'APPLICATION_COMMAND_INVALID_NAME',
   ApplicationCommandInvalidDescription = 'APPLICATION_COMMAND_INVALID_DESCRIPTION',
@@ -192,6 +196,14 @@ export const FIELD_ERROR_TABLE: Record<FieldErrorCode, { message: string }> = {
   },
   [FieldErrorCode.ComponentFieldNotAllowed]: {
     message: 'This component may not have this field.',
+  },
+
+  [FieldErrorCode.AttachmentUploadUnknown]: {
+    message:
+      'No such upload: an upload_filename you were given for this channel, not yet used, cancelled or expired.',
+  },
+  [FieldErrorCode.AttachmentUploadIncomplete]: {
+    message: 'The file has not been uploaded (or not all of it): PUT it to its upload_url first.',
   },
 
   [FieldErrorCode.ApplicationCommandInvalidName]: { message: 'Command name is invalid.' },

@@ -116,13 +116,12 @@ export function nodeRequestOf(req: object): IncomingMessage & { body?: unknown }
  * - `foreign` routes: the decoded bytes of a JSON or form body, unparsed, on `req.payload`; their
  *   owner verifies a signature over them and parses them, off the event loop when they are large
  *   (webhooks/delivery-parser.ts). Any other content type leaves the payload null.
+ * - `stream` routes (`@RawStream`): nothing is read; the handler takes the Node request
+ *   (`@RequestStream()`) and streams its body where it goes, after its own checks.
  */
 @Injectable()
 export class BodyReader implements CanActivate, OnModuleInit {
-  private parsers!: {
-    dto: Record<BodyPolicy['size'], Middleware>;
-    foreign: Record<BodyPolicy['size'], Middleware>;
-  };
+  private parsers!: Record<ParsedBodyPolicy['kind'], Record<BodyPolicy['size'], Middleware>>;
 
   private limits!: Record<BodyPolicy['size'], number>;
 
@@ -166,12 +165,14 @@ export class BodyReader implements CanActivate, OnModuleInit {
   read(req: ParleyRequest, res?: object): true | Promise<true> {
     const raw = nodeRequestOf(req);
     const policy = req.routePolicy?.body;
+    // A `@RawStream` route reads its own body (route-policy.ts): left untouched here.
+    if (!policy || !parsedHere(policy)) return true;
     const files = req.routePolicy?.files;
-    if (files && policy && res && hasBody(raw) && isMultipart(raw)) {
+    if (files && res && hasBody(raw) && isMultipart(raw)) {
       return this.readFiles(req, raw, res, files, policy);
     }
-    if (policy && hasBody(raw)) return this.readInto(req, raw, policy);
-    if (policy?.kind === 'foreign') req.payload = null;
+    if (hasBody(raw)) return this.readInto(req, raw, policy);
+    if (policy.kind === 'foreign') req.payload = null;
     return true;
   }
 
@@ -215,7 +216,7 @@ export class BodyReader implements CanActivate, OnModuleInit {
   private async readInto(
     req: ParleyRequest,
     raw: IncomingMessage & { body?: unknown },
-    policy: BodyPolicy,
+    policy: ParsedBodyPolicy,
   ): Promise<true> {
     await this.parse(raw, policy);
     if (policy.kind === 'foreign') req.payload = receivedPayload(raw);
@@ -232,7 +233,7 @@ export class BodyReader implements CanActivate, OnModuleInit {
     raw.body = await readDeclaredBody(raw, length, this.limits[policy.size]);
   }
 
-  private parse(raw: IncomingMessage, policy: BodyPolicy): Promise<void> {
+  private parse(raw: IncomingMessage, policy: ParsedBodyPolicy): Promise<void> {
     if (policy.kind === 'foreign' && foreignMediaType(raw) !== null) {
       const length = declaredIdentityLength(raw);
       if (length !== null) return this.readDeclared(raw, length, policy);
@@ -250,6 +251,13 @@ export class BodyReader implements CanActivate, OnModuleInit {
       });
     });
   }
+}
+
+/** The bodies this reader parses (every kind but `stream`). */
+type ParsedBodyPolicy = BodyPolicy & { kind: 'dto' | 'foreign' };
+
+function parsedHere(policy: BodyPolicy): policy is ParsedBodyPolicy {
+  return policy.kind !== 'stream';
 }
 
 /**
@@ -335,4 +343,13 @@ export const ReceivedBody = createParamDecorator(
 export const Uploads = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): UploadedFiles | null =>
     ctx.switchToHttp().getRequest<ParleyRequest>().uploads ?? null,
+);
+
+/**
+ * Handler parameter of a `@RawStream` route: the Node request, its body not yet read (Express's
+ * request is one; Fastify's wraps one).
+ */
+export const RequestStream = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): IncomingMessage =>
+    nodeRequestOf(ctx.switchToHttp().getRequest<ParleyRequest>()),
 );

@@ -20,8 +20,9 @@ export interface BodyPolicy {
    * `dto`: JSON or form-encoded, parsed into an object for a DTO (at most MAX_DTO_JSON_ITEMS
    * items). `foreign`: a sender's payload (webhook deliveries): the exact bytes are kept for the
    * route's owner, which checks their signature and parses them, off the event loop when large.
+   * `stream`: not read at all (`@RawStream`): the handler streams the request itself.
    */
-  kind: 'dto' | 'foreign';
+  kind: 'dto' | 'foreign' | 'stream';
   /** `default`: 1 MiB (`JSON_BODY_LIMIT`); `large`: 25 MiB (`REPOHOST_BODY_LIMIT`). */
   size: 'default' | 'large';
   /** Parse errors in the RFC 6749 shape (the OAuth2 token, revocation and introspection endpoints). */
@@ -38,6 +39,19 @@ export const ForeignPayload = (
     ...DEFAULT_BODY_POLICY,
     kind: 'foreign',
     size: options.size ?? 'default',
+  } satisfies BodyPolicy);
+
+/**
+ * A route whose body is a file's bytes that its handler pipes into storage as they arrive (an
+ * upload URL's PUT, up to ATTACHMENT_UPLOAD_MAX_BYTES): the body reader leaves the request
+ * untouched — on Fastify too, whose own parsers are replaced by one that reads nothing
+ * (fastify.platform.ts) — so the handler checks its credential, the upload's state and the
+ * declared length before it reads a byte, and reads it once, never held whole.
+ */
+export const RawStream = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(BODY_POLICY_METADATA, {
+    ...DEFAULT_BODY_POLICY,
+    kind: 'stream',
   } satisfies BodyPolicy);
 
 /** An RFC 6749 endpoint: even a body that does not parse is answered `invalid_request`. */

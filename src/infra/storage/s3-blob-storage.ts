@@ -26,12 +26,55 @@ const PARTS_IN_FLIGHT = 2;
 type S3Settings = NonNullable<AppConfig['blobs']['s3']>;
 
 /**
+ * What a bucket offers beyond BlobStorage when clients upload straight into it
+ * (S3_PRESIGNED_UPLOADS): a presigned PUT URL of a key, and the size of what arrived there.
+ */
+export interface DirectUploads {
+  /**
+   * A URL that PUTs exactly `contentLength` bytes under `key` without other credentials, for
+   * `expiresInSeconds` (S3 allows at most 7 days).
+   */
+  presignPut(
+    key: string,
+    options: { expiresInSeconds: number; contentLength: number },
+  ): Promise<string>;
+  /** The size of the object under `key`, or null when there is none (its bytes: `open`). */
+  sizeOf(key: string): Promise<number | null>;
+}
+
+/** The part of `@aws-sdk/s3-request-presigner` used here. */
+interface Presigner {
+  getSignedUrl(
+    client: S3Client,
+    command: PutObjectCommand,
+    options: { expiresIn: number; signableHeaders?: Set<string> },
+  ): Promise<string>;
+}
+
+const PRESIGNER_PACKAGE = '@aws-sdk/s3-request-presigner';
+let presigner: Promise<Presigner> | undefined;
+
+/**
+ * The presigner, loaded on first use (only presigned uploads need it; the name is a variable so
+ * that a build without the package still compiles and fails only where it is needed, clearly).
+ */
+function loadPresigner(): Promise<Presigner> {
+  presigner ??= (import(PRESIGNER_PACKAGE) as Promise<Presigner>).catch((err: unknown) => {
+    presigner = undefined;
+    throw new Error(
+      `S3_PRESIGNED_UPLOADS=true needs the ${PRESIGNER_PACKAGE} package (${describe(err)})`,
+    );
+  });
+  return presigner;
+}
+
+/**
  * Blobs as objects of one bucket on an S3-compatible store (AWS S3, MinIO, Ceph RGW, R2), so that
  * every instance sees what any instance wrote. Keys are the blob keys as they are. Large files
  * (archives) are streamed up in parts (lib-storage), never held whole in memory; reads stream the
  * object's body.
  */
-export class S3BlobStorage extends BlobStorage {
+export class S3BlobStorage extends BlobStorage implements DirectUploads {
   private constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
@@ -142,6 +185,39 @@ export class S3BlobStorage extends BlobStorage {
         );
       }
       return { stream, size: total };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * A presigned PUT of `key` (query-string SigV4) whose signature covers `Content-Length`: the
+   * bucket refuses a body of any other length, so a client cannot store more than it declared.
+   */
+  async presignPut(
+    key: string,
+    options: { expiresInSeconds: number; contentLength: number },
+  ): Promise<string> {
+    const presigner = await loadPresigner();
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: assertBlobKey(key),
+      ContentLength: options.contentLength,
+    });
+    return presigner.getSignedUrl(this.client, command, {
+      expiresIn: options.expiresInSeconds,
+      signableHeaders: new Set(['content-length']),
+    });
+  }
+
+  /** The size of an object, or null when there is none (HeadObject: no byte is read). */
+  async sizeOf(key: string): Promise<number | null> {
+    try {
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: assertBlobKey(key) }),
+      );
+      return head.ContentLength ?? 0;
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;

@@ -35,6 +35,9 @@ import { WebhookMessageEditsWriter } from './webhook-message-edits.writer';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore } from './attachments/attachment-store';
+import { AttachmentUploadsController } from './attachments/attachment-uploads.controller';
+import { AttachmentUploadsService } from './attachments/attachment-uploads.service';
+import { UploadLinks } from './attachments/upload-links';
 import { AttachmentsController } from './attachments/attachments.controller';
 import { AttachmentsService } from './attachments/attachments.service';
 import { EditedMessageFileIntake, NewMessageFileIntake } from './attachments/message-file-intakes';
@@ -59,6 +62,7 @@ const SERVICES = [
   AttachmentLinks,
   NewMessageFileIntake,
   EditedMessageFileIntake,
+  AttachmentUploadsService,
 ];
 
 /** Used inside the module only. */
@@ -68,6 +72,7 @@ const INTERNAL = [
   ReactionCounts,
   MessagePurge,
   AttachmentsService,
+  UploadLinks,
 ];
 
 @Module({
@@ -93,6 +98,7 @@ const INTERNAL = [
     ChannelsController,
     ReactionsController,
     AttachmentsController,
+    AttachmentUploadsController,
   ],
   providers: [...SERVICES, ...INTERNAL],
   exports: SERVICES,

@@ -131,7 +131,9 @@ export class FastifyPlatform extends HttpPlatform {
       );
     }
     // Bodies are read by the BodyReader, the last global guard (body-reader.ts): Fastify's own
-    // parsers are replaced by one that takes every content type and reads nothing.
+    // parsers are replaced by one that takes every content type and reads nothing. A
+    // `@RawStream` route (an upload URL's PUT) relies on it: its handler finds `req.raw` unread
+    // and pipes it into storage (Fastify's bodyLimit applies only to bodies it reads itself).
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   }

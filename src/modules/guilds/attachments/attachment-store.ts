@@ -36,16 +36,30 @@ export class FileTooLarge extends Error {
   }
 }
 
+/** Thrown by a size guard when a file of a declared size ends short of it (answered 400). */
+export class FileIncomplete extends Error {
+  constructor(
+    readonly expected: number,
+    readonly received: number,
+  ) {
+    super(`file of ${received} bytes, ${expected} declared`);
+  }
+}
+
 /**
- * Counts a file's bytes as they pass, fails the stream once there are more than `limit`, and
- * keeps the first SNIFF_BYTES for sniffing: the one pass over an upload's bytes.
+ * Counts a file's bytes as they pass, fails the stream once there are more than `limit` (or, with
+ * `expected`, when it ends with fewer), and keeps the first SNIFF_BYTES for sniffing: the one pass
+ * over an upload's bytes.
  */
 export class UploadGuard extends Transform {
   bytes = 0;
   private readonly headChunks: Buffer[] = [];
   private headBytes = 0;
 
-  constructor(private readonly limit: number) {
+  constructor(
+    private readonly limit: number,
+    private readonly expected?: number,
+  ) {
     super();
   }
 
@@ -63,6 +77,13 @@ export class UploadGuard extends Transform {
       this.headBytes += part.length;
     }
     done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.expected !== undefined && this.bytes !== this.expected) {
+      return done(new FileIncomplete(this.expected, this.bytes));
+    }
+    done();
   }
 }
 
@@ -175,6 +196,86 @@ export class AttachmentStore {
         }),
       discard: (files) => this.discard(files),
     };
+  }
+
+  /**
+   * Stores an upload URL's bytes (attachment-uploads.service.ts) from `source` into the blob of
+   * its row, made when the URL was asked for: exactly `size` bytes — a body that grows past it
+   * fails with 413 PAYLOAD_TOO_LARGE as the extra bytes arrive, one that ends short with 400.
+   * On any failure no blob is left and the row stays unstored, so the client may PUT again. The
+   * row is then marked stored, with what was sniffed, unless it stopped waiting for these bytes
+   * meanwhile: cancelled (the blob just written is deleted; 404) or filled by a concurrent PUT of
+   * the same upload (409; the blob is that one's now).
+   */
+  async storeInto(
+    row: AttachmentEntity,
+    source: Readable,
+    size: number,
+  ): Promise<StoredAttachment> {
+    const guard = new UploadGuard(size, size);
+    source.on('error', (err) => guard.destroy(err));
+    // A client gone mid-body: its request closes without ending (and may emit no error).
+    source.on('close', () => {
+      if (!source.readableEnded) guard.destroy(new Error('the body ended early'));
+    });
+    try {
+      await this.blobs.putStream(row.blobKey, source.pipe(guard));
+    } catch (err) {
+      if (err instanceof FileTooLarge) throw new ApiError(ErrorCode.PayloadTooLarge);
+      if (err instanceof FileIncomplete) {
+        throw new ApiError(
+          ErrorCode.BadRequest,
+          `The body ended after ${err.received} of the ${err.expected} bytes declared.`,
+        );
+      }
+      throw err;
+    }
+    const stored = await this.markStored(this.dataSource.manager, row, guard.head, guard.bytes);
+    if (stored) return stored;
+    const repo = this.dataSource.getRepository(AttachmentEntity);
+    if (await repo.existsBy({ id: row.id })) {
+      throw new ApiError(ErrorCode.Conflict, 'This upload has already been received.');
+    }
+    await this.blobs.delete(row.blobKey);
+    throw new ApiError(ErrorCode.UnknownAttachment, 'This upload was cancelled.');
+  }
+
+  /**
+   * Records that the bytes of a waiting, unattached row are all in its blob: the media type
+   * sniffed from `head` (its first SNIFF_BYTES), an image's size, `size`. Null when the row was
+   * not waiting any more (already stored, attached or gone). In `m`, the caller's unit of work.
+   */
+  async markStored(
+    m: EntityManager,
+    row: AttachmentEntity,
+    head: Buffer,
+    size: number,
+  ): Promise<StoredAttachment | null> {
+    const contentType = sniffContentType(head);
+    const dims = imageDimensions(head, contentType);
+    const stored: StoredAttachment = {
+      id: row.id,
+      filename: row.filename,
+      content_type: contentType,
+      size,
+      width: dims?.width ?? null,
+      height: dims?.height ?? null,
+      flags: row.filename.startsWith('SPOILER_') ? ATTACHMENT_FLAG_SPOILER : 0,
+    };
+    const result = await m.getRepository(AttachmentEntity).update(
+      { id: row.id, stored: false, messageId: IsNull() },
+      {
+        contentType,
+        size: String(size),
+        width: stored.width,
+        height: stored.height,
+        flags: stored.flags,
+        stored: true,
+      },
+    );
+    if (result.affected !== 1) return null;
+    this.metrics.attachmentStored(size);
+    return stored;
   }
 
   /**
