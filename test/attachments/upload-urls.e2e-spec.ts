@@ -15,7 +15,7 @@ import {
 } from '../../src/modules/guilds/attachments/attachment-uploads.service';
 import { UploadLinks } from '../../src/modules/guilds/attachments/upload-links';
 import { Permissions } from '../../src/modules/guilds/permissions';
-import { createTestApp, http } from '../helpers/app';
+import { createTestApp, fetchLink, http } from '../helpers/app';
 import { testBlobDir } from '../helpers/blob-dir';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { addMember, createGuild, giveRole, type TestGuild } from '../helpers/guild-factories';
@@ -732,7 +732,10 @@ describe('upload URLs on local disk (Parley’s signed PUT route)', () => {
     expect(again.body).toEqual({ code: 'UNKNOWN_ATTACHMENT', message: 'Unknown upload.' });
     const late = await put(port, pathOf(sent.upload_url), { body });
     expect(late.status).toBe(404);
-    expect(late.json).toEqual({ code: 'UNKNOWN_ATTACHMENT', message: 'This upload was cancelled.' });
+    expect(late.json).toEqual({
+      code: 'UNKNOWN_ATTACHMENT',
+      message: 'This upload was cancelled.',
+    });
     expect(await blobOf(app, guild.channelId, id)).toBeNull();
 
     // Discord's path, the name's slash escaped as one segment.
@@ -890,14 +893,41 @@ describe('upload URLs across two instances', () => {
     expect((await put(portA, pathOf(u1.upload_url), { body: first })).status).toBe(200);
     expect((await put(portB, pathOf(u2.upload_url), { body: second })).status).toBe(200);
 
-    const onB = await resolve(b, owner.userId, guild.channelId, [
-      { uploaded_filename: u1.upload_filename },
-      { uploaded_filename: u2.upload_filename },
+    // The message is created on B (Discord's form: `uploaded_filename` names each upload).
+    const posted = await http(b)
+      .post(`/v1/channels/${guild.channelId}/messages`)
+      .set('Authorization', owner.token)
+      .send({
+        content: 'two uploads',
+        attachments: [
+          { id: 0, filename: 'first.png', uploaded_filename: u1.upload_filename },
+          { id: 1, uploaded_filename: u2.upload_filename, description: 'noise' },
+        ],
+      });
+    expect(posted.status).toBe(201);
+    expect(posted.body.attachments).toEqual([
+      expect.objectContaining({
+        id: attachmentIdOf(u1),
+        content_type: 'image/png',
+        width: 64,
+        height: 48,
+      }),
+      expect.objectContaining({
+        filename: 'second.bin',
+        size: second.length,
+        description: 'noise',
+      }),
     ]);
-    expect(onB).toEqual([
-      expect.objectContaining({ content_type: 'image/png', width: 64, height: 48 }),
-      expect.objectContaining({ size: second.length }),
-    ]);
+    // Served by either instance, byte for byte.
+    expect((await fetchLink(a, posted.body.attachments[0].url)).body).toEqual(first);
+    expect((await fetchLink(b, posted.body.attachments[1].url)).body).toEqual(second);
+    // An upload goes to one message only.
+    const again = await http(a)
+      .post(`/v1/channels/${guild.channelId}/messages`)
+      .set('Authorization', owner.token)
+      .send({ attachments: [{ id: 0, uploaded_filename: u1.upload_filename }] });
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0]).toMatchObject({ path: 'attachments.0.uploaded_filename' });
     expect(await blobOf(b, guild.channelId, attachmentIdOf(u1))).toEqual(first);
     expect(await blobOf(a, guild.channelId, attachmentIdOf(u2))).toEqual(second);
   });
@@ -930,16 +960,23 @@ describe('upload URLs on S3 (s3rver), through Parley’s PUT route', () => {
     ]);
     expect(u.upload_url).toMatch(/^http:\/\/parley\.test\/v1\/attachments\/uploads\//);
     expect((await put(port, pathOf(u.upload_url), { body: image })).status).toBe(200);
-    const [stored] = await resolve(app, owner.userId, guild.channelId, [
-      { uploaded_filename: u.upload_filename },
-    ]);
-    expect(stored).toMatchObject({
+    const posted = await http(app)
+      .post(`/v1/channels/${guild.channelId}/messages`)
+      .set('Authorization', owner.token)
+      .send({ attachments: [{ id: 0, uploaded_filename: u.upload_filename }] });
+    expect(posted.status).toBe(201);
+    expect(posted.body.attachments[0]).toMatchObject({
+      filename: 'big.png',
       content_type: 'image/png',
       size: image.length,
       width: 100,
       height: 80,
     });
     expect((await blobOf(app, guild.channelId, attachmentIdOf(u)))!.equals(image)).toBe(true);
+    // Served from the bucket through the signed link.
+    const served = await fetchLink(app, posted.body.attachments[0].url);
+    expect(served.status).toBe(200);
+    expect((served.body as Buffer).equals(image)).toBe(true);
   });
 
   it('leaves no object after a chunked body past the declared size, and cancels with the object', async () => {

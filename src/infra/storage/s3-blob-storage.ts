@@ -42,29 +42,12 @@ export interface DirectUploads {
   sizeOf(key: string): Promise<number | null>;
 }
 
-/** The part of `@aws-sdk/s3-request-presigner` used here. */
-interface Presigner {
-  getSignedUrl(
-    client: S3Client,
-    command: PutObjectCommand,
-    options: { expiresIn: number; signableHeaders?: Set<string> },
-  ): Promise<string>;
-}
-
-const PRESIGNER_PACKAGE = '@aws-sdk/s3-request-presigner';
+type Presigner = typeof import('@aws-sdk/s3-request-presigner');
 let presigner: Promise<Presigner> | undefined;
 
-/**
- * The presigner, loaded on first use (only presigned uploads need it; the name is a variable so
- * that a build without the package still compiles and fails only where it is needed, clearly).
- */
+/** The presigner, loaded on first use (only presigned uploads need it). */
 function loadPresigner(): Promise<Presigner> {
-  presigner ??= (import(PRESIGNER_PACKAGE) as Promise<Presigner>).catch((err: unknown) => {
-    presigner = undefined;
-    throw new Error(
-      `S3_PRESIGNED_UPLOADS=true needs the ${PRESIGNER_PACKAGE} package (${describe(err)})`,
-    );
-  });
+  presigner ??= import('@aws-sdk/s3-request-presigner');
   return presigner;
 }
 

@@ -22,7 +22,10 @@ import { guildRolesAmong, mentionsEveryone, requestedMentions } from './message-
 import type { UploadedFiles } from '../../common/http/multipart';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore, type ReceivedFile } from './attachments/attachment-store';
-import { planAttachments } from './attachments/message-attachments';
+import { AttachmentUploadsService } from './attachments/attachment-uploads.service';
+import { planAttachments, type AttachmentPlan } from './attachments/message-attachments';
+import type { StoredAttachment } from './attachments/stored-attachment';
+import type { AttachmentRefDto } from './dto/attachment-ref.dto';
 import { MessageRenderer, withMembers } from './message-renderer';
 import {
   WebhookMessagesWriter,
@@ -58,6 +61,7 @@ export class MessagesService {
     private readonly purge: MessagePurge,
     private readonly links: AttachmentLinks,
     private readonly store: AttachmentStore,
+    private readonly uploadedFiles: AttachmentUploadsService,
   ) {}
 
   /**
@@ -124,12 +128,13 @@ export class MessagesService {
       channelId,
       Permissions.VIEW_CHANNEL | Permissions.SEND_MESSAGES,
     );
-    const plan = planAttachments(dto.attachments, uploads?.files ?? [], new Map(), []);
+    const files = uploads?.files ?? [];
+    const uploaded = (dto.attachments ?? []).some((r) => r.uploaded_filename !== undefined);
     const draft = this.draftOf(
       dto.content,
       dto.embeds ?? [],
       components,
-      plan.attachments.length > 0,
+      files.length > 0 || uploaded,
     );
     const content = draft.content ?? '';
     const request = requestedMentions(content, dto.allowed_mentions);
@@ -159,7 +164,7 @@ export class MessagesService {
       content,
       embeds: draft.embeds,
       components,
-      attachments: plan.attachments,
+      attachments: [],
       mentions: request.userIds.flatMap((id) => members.get(id)?.user ?? []),
       mentionEveryone: mentionsEveryone(request, access.permissions),
       mentionRoles,
@@ -184,6 +189,9 @@ export class MessagesService {
         const earlier = await this.postedWithNonce(m, access.guildId, channelId, userId, nonce);
         if (earlier) return earlier;
       }
+      const plan = await this.planFiles(m, userId, channelId, dto.attachments, files, []);
+      message.attachments = plan.attachments;
+      out.attachments = this.links.presentAll(channelId, plan.attachments);
       await m.getRepository(MessageEntity).insert(message);
       await this.store.attach(m, message.id, plan.taken);
       await this.events.publish(m, [messageEvent(EventName.MessageCreate, access.guildId, out)]);
@@ -250,10 +258,12 @@ export class MessagesService {
         throw new ApiError(ErrorCode.CannotEditOthersMessage);
       }
       message.components = components ?? message.components;
-      const plan = planAttachments(
+      const plan = await this.planFiles(
+        manager,
+        userId,
+        channelId,
         dto.attachments,
         uploads?.files ?? [],
-        new Map(),
         message.attachments,
       );
       message.attachments = plan.attachments;
@@ -404,6 +414,37 @@ export class MessagesService {
   }
 
   /** Content and embeds to store; a message needs one of them or components. */
+  /**
+   * What a body's `attachments` and files come to (message-attachments.ts), with the files it
+   * names by `uploaded_filename` (upload URLs) taken in `m`, the message's transaction.
+   */
+  private async planFiles(
+    m: EntityManager,
+    userId: string,
+    channelId: string,
+    refs: AttachmentRefDto[] | undefined,
+    files: readonly ReceivedFile[],
+    existing: readonly StoredAttachment[],
+  ): Promise<AttachmentPlan> {
+    const named = (refs ?? []).flatMap((ref, at) =>
+      ref.uploaded_filename !== undefined
+        ? [{ ...ref, uploaded_filename: ref.uploaded_filename, at }]
+        : [],
+    );
+    const uploaded = new Map<number, StoredAttachment>();
+    if (named.length > 0) {
+      const resolved = await this.uploadedFiles.resolveUploads(
+        m,
+        userId,
+        channelId,
+        named,
+        named.map((n) => n.at),
+      );
+      named.forEach((n, k) => uploaded.set(n.at, resolved[k]));
+    }
+    return planAttachments(refs, files, uploaded, existing);
+  }
+
   private draftOf(
     content: string | undefined,
     embeds: MessageDraft['embeds'],

@@ -242,6 +242,8 @@ export class AttachmentUploadsService implements OnModuleInit {
     callerId: string,
     channelId: string,
     refs: readonly UploadRef[],
+    /** Where each ref stands in the body's `attachments` (error paths); by default its index. */
+    positions?: readonly number[],
   ): Promise<StoredAttachment[]> {
     if (refs.length === 0) return [];
     const names = [...new Set(refs.map((r) => r.uploaded_filename))];
@@ -255,7 +257,7 @@ export class AttachmentUploadsService implements OnModuleInit {
     const errors: FieldError[] = [];
     const out: StoredAttachment[] = [];
     for (const [i, ref] of refs.entries()) {
-      const path = `attachments.${i}.uploaded_filename`;
+      const path = `attachments.${positions?.[i] ?? i}.uploaded_filename`;
       const row = byName.get(ref.uploaded_filename);
       if (
         !row ||
