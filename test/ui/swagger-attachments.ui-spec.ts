@@ -40,17 +40,15 @@ describe('Swagger UI posts a message with a file (headless Chromium)', () => {
     const op = await ui.tryItOut('Channels', 'create_message');
     await op.setParam('channel_id', g.channelId, 'path');
     await op.contentType('multipart/form-data');
-    const payload = op.root.locator('tr[data-param-name="payload_json"] textarea');
+    const payload = op.root.locator('tr[data-property-name="payload_json"] input[type="text"]');
     const prefilled = JSON.parse(await payload.inputValue()) as Record<string, unknown>;
     expect(prefilled).toHaveProperty('content');
     await payload.fill(JSON.stringify({ content: 'from Swagger UI' }));
-    await op.root
-      .locator('tr[data-param-name="files[0]"] input[type="file"]')
-      .setInputFiles({
-        name: 'notes.txt',
-        mimeType: 'text/plain',
-        buffer: Buffer.from('hi there\n'),
-      });
+    await op.root.locator('tr[data-property-name="files[0]"] input[type="file"]').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('hi there\n'),
+    });
     const shown = await op.execute();
     expect(shown.status).toBe('201');
     const message = jsonOf<{ content: string; attachments: Array<Record<string, unknown>> }>(shown);

@@ -63,7 +63,11 @@ export class Operation {
   constructor(readonly root: Locator) {}
 
   /** Types `value` into the field of parameter `name` (path, query or header). */
-  async setParam(name: string, value: string, location?: 'path' | 'query' | 'header'): Promise<void> {
+  async setParam(
+    name: string,
+    value: string,
+    location?: 'path' | 'query' | 'header',
+  ): Promise<void> {
     const where = location ? `[data-param-in="${location}"]` : '';
     const row = this.root.locator(`tr[data-param-name="${name}"]${where}`);
     const select = row.locator('select');

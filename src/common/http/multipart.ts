@@ -127,6 +127,7 @@ export async function readMultipart<F>(
   const stored: Array<Promise<F>> = [];
   const fields: Record<string, string> = {};
   let payloadJson: Buffer | null = null;
+  let payloadPart: Promise<void> = Promise.resolve();
 
   /** File parts whose bytes may still be flowing (ended ones are dropped on end). */
   const open = new Set<Readable>();
@@ -149,6 +150,17 @@ export async function readMultipart<F>(
       else fields[name] = value;
     });
     parser.on('file', (field, stream, info) => {
+      // `payload_json` sent as a part with a filename (a Blob: Swagger UI, some form libraries)
+      // is still the JSON, read here within its limit, not a file.
+      if (field === 'payload_json') {
+        payloadPart = readPart(stream, jsonLimit).then(
+          (bytes) => {
+            payloadJson = bytes;
+          },
+          (err: unknown) => fail(err),
+        );
+        return;
+      }
       // One file at a time: the next part's bytes wait until this one is stored.
       open.add(stream);
       stream.once('end', () => open.delete(stream));
@@ -192,6 +204,7 @@ export async function readMultipart<F>(
   // The parse may end before the last file is stored (or refused): wait for both.
   let failure: { reason: unknown } | null = null;
   await done.catch((reason: unknown) => (failure = { reason }));
+  await payloadPart;
   const settled = await Promise.allSettled(stored);
   const files = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   failure ??= settled.find((s): s is PromiseRejectedResult => s.status === 'rejected') ?? null;
@@ -201,6 +214,23 @@ export async function readMultipart<F>(
   }
   const json: Buffer | null = payloadJson;
   return { body: json ? parsePayloadJson(json) : bodyOfFields(fields), payloadJson: json, files };
+}
+
+/** A part's bytes, at most `limit` of them (413 past it). */
+function readPart(stream: Readable, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stream.destroy();
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks, size)));
+    stream.on('error', reject);
+  });
 }
 
 /** The text fields as a body, or undefined when there were none. */

@@ -101,12 +101,17 @@ function describeMultipart(op: OperationObject): void {
   const body = op.requestBody && !isRef(op.requestBody) ? op.requestBody : undefined;
   const json = body?.content['application/json'];
   if (ext[MULTIPART_FILES_EXTENSION] !== true || !body || !json) return;
+  // Swagger UI pre-fills the form's JSON part with the JSON body's first example.
+  const examples = Object.values(json.examples ?? {}) as Array<{ value?: unknown }>;
+  const first: unknown = (json.example as unknown) ?? examples[0]?.value;
+  const payloadJson = first === undefined ? '{}' : JSON.stringify(first);
   const properties: Record<string, SchemaObject> = {
     payload_json: {
       type: 'string',
       description:
         'The application/json body as JSON text; its `attachments[].id` names a file by the ' +
         '`n` of its `files[n]` part.',
+      example: payloadJson,
     },
   };
   for (let n = 0; n < MULTIPART_FILES; n++) {
@@ -117,13 +122,10 @@ function describeMultipart(op: OperationObject): void {
         n === 0 ? 'A file (at most ATTACHMENT_MAX_BYTES, 25 MiB by default).' : undefined,
     };
   }
-  // Swagger UI pre-fills the form's JSON part with the JSON body's first example.
-  const examples = Object.values(json.examples ?? {}) as Array<{ value?: unknown }>;
-  const first: unknown = (json.example as unknown) ?? examples[0]?.value;
   body.content['multipart/form-data'] = {
     schema: { type: 'object', properties },
     encoding: { payload_json: { contentType: 'application/json' } },
-    example: first === undefined ? { payload_json: '{}' } : { payload_json: JSON.stringify(first) },
+    example: { payload_json: payloadJson },
   };
 }
 
