@@ -7,9 +7,13 @@ import { addMember, createGuild, giveRole } from '../helpers/guild-factories';
 import { createApplication, issueTokens, type TestApplication } from '../helpers/oauth2-factories';
 
 const P = Permissions;
-// What @everyone holds in a new guild (view, send, history, USE_APPLICATION_COMMANDS).
+// What @everyone holds in a new guild (view, send, history, files, USE_APPLICATION_COMMANDS).
 const EVERYONE =
-  P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY | P.USE_APPLICATION_COMMANDS;
+  P.VIEW_CHANNEL |
+  P.SEND_MESSAGES |
+  P.READ_MESSAGE_HISTORY |
+  P.ATTACH_FILES |
+  P.USE_APPLICATION_COMMANDS;
 
 /** Who installs: the owner, or a member whose roles hold `permissions` (plus @everyone's). */
 const INSTALLERS: Array<{ name: string; permissions: bigint | 'owner' }> = [

@@ -152,34 +152,15 @@ export class AttachmentStore {
       if (err instanceof FileTooLarge) throw new ApiError(ErrorCode.PayloadTooLarge);
       throw err;
     }
-    const head = guard.head;
-    const contentType = sniffContentType(head);
-    const size = guard.bytes;
-    const dims = imageDimensions(head, contentType);
-    const stored: ReceivedFile = {
-      field: file.field,
-      channelId: target.channelId,
-      id,
-      filename,
-      content_type: contentType,
-      size,
-      width: dims?.width ?? null,
-      height: dims?.height ?? null,
-      flags: filename.startsWith('SPOILER_') ? ATTACHMENT_FLAG_SPOILER : 0,
-    };
-    await repo.update(
-      { id },
-      {
-        contentType,
-        size: String(size),
-        width: stored.width,
-        height: stored.height,
-        flags: stored.flags,
-        stored: true,
-      },
+    const stored = await this.markStored(
+      this.dataSource.manager,
+      { id, filename },
+      guard.head,
+      guard.bytes,
     );
-    this.metrics.attachmentStored(size);
-    return stored;
+    // Only a sweep after ATTACHMENT_UPLOAD_TTL could have taken the row meanwhile.
+    if (!stored) throw new ApiError(ErrorCode.BadRequest, 'The upload took too long.');
+    return { ...stored, field: file.field, channelId: target.channelId };
   }
 
   /** An intake that stores a request's files for `target` (multipart.ts), up to ATTACHMENT_MAX_BYTES each. */
@@ -247,7 +228,7 @@ export class AttachmentStore {
    */
   async markStored(
     m: EntityManager,
-    row: AttachmentEntity,
+    row: Pick<AttachmentEntity, 'id' | 'filename'>,
     head: Buffer,
     size: number,
   ): Promise<StoredAttachment | null> {
