@@ -192,8 +192,13 @@ export async function readMultipart<F>(
     parser.on('close', () => {
       if (!failed) resolve();
     });
+    // The request closed before its end was read: the client went away, or its connection was
+    // cut (a Content-Length shorter than what it sent makes the rest a bad next request, and
+    // Node closes the socket while the body's last bytes still wait in the stream).
     const gone = (): void => {
-      if (!raw.complete) fail(new ApiError(ErrorCode.BadRequest, 'The request body ended early.'));
+      if (!raw.readableEnded) {
+        fail(new ApiError(ErrorCode.BadRequest, 'The request body ended early.'));
+      }
     };
     raw.on('aborted', gone);
     raw.on('close', gone);

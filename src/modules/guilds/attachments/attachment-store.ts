@@ -134,6 +134,13 @@ export class AttachmentStore {
     const filename = cleanFilename(file.filename);
     const blobKey = AttachmentStore.blobKey(target.channelId, id);
     const repo = this.dataSource.getRepository(AttachmentEntity);
+    // Listening before the first await: a part cut off while its row is written (the client
+    // gone) must fail the guard, not leave it waiting for bytes that never come.
+    const guard = new UploadGuard(file.limit);
+    source.once('error', (err) => guard.destroy(err));
+    source.once('close', () => {
+      if (!source.readableEnded) guard.destroy(new Error('the file part ended early'));
+    });
     await repo.insert({
       id,
       channelId: target.channelId,
@@ -143,8 +150,6 @@ export class AttachmentStore {
       blobKey,
       expiresAt: new Date(Date.now() + this.config.attachments.uploadTtlSeconds * 1000),
     });
-    const guard = new UploadGuard(file.limit);
-    source.on('error', (err) => guard.destroy(err));
     try {
       await this.blobs.putStream(blobKey, source.pipe(guard));
     } catch (err) {
