@@ -123,8 +123,12 @@ export class GatewayClient {
     });
   }
 
-  /** The first frame (from `from` on) matching `match`; rejects after `timeoutMs` or on close. */
-  async next(match: (f: Frame) => boolean, timeoutMs = 5_000, from = 0): Promise<Frame> {
+  /**
+   * The first frame (from `from` on) matching `match`; rejects after `timeoutMs` or on close. 15 s
+   * by default: on a loaded 2-core CI machine the relay (one leader among every app of every Jest
+   * worker, on the shared test database) has been seen to lag events by several seconds.
+   */
+  async next(match: (f: Frame) => boolean, timeoutMs = 15_000, from = 0): Promise<Frame> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.frames.slice(from).find(match);
