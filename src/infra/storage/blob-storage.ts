@@ -64,6 +64,10 @@ const isMissing = (err: unknown): boolean => (err as NodeJS.ErrnoException).code
 
 /** Files 0600 in folders 0700: blobs (archives of a user's data, uploads) are this process's alone. */
 const FILE_MODE = 0o600;
+/** Bytes of a streamed write gathered while the previous write is in flight (putStream). */
+const WRITE_BUFFER = 1024 * 1024;
+/** Bytes per read of a streamed blob (open). */
+const READ_BUFFER = 512 * 1024;
 const DIR_MODE = 0o700;
 
 /**
@@ -119,7 +123,9 @@ export class LocalBlobStorage extends BlobStorage {
     const target = this.path(key);
     await this.folderFor(target);
     const tmp = `${target}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
-    const out = createWriteStream(tmp, { mode: FILE_MODE });
+    // While one write is in flight the next chunks gather (up to 1 MiB) and go down in one
+    // writev: fewer thread-pool round trips per upload (bench/RESULTS.md, 2026-11-27 attachments).
+    const out = createWriteStream(tmp, { mode: FILE_MODE, highWaterMark: WRITE_BUFFER });
     try {
       await pipeline(source, out);
       await rename(tmp, target);
@@ -134,9 +140,14 @@ export class LocalBlobStorage extends BlobStorage {
     const target = this.path(key);
     try {
       const { size } = await stat(target);
+      // 512 KiB reads: a download costs an eighth of the reads and socket writes of 64 KiB ones.
       const stream = range
-        ? createReadStream(target, { start: range.start, end: range.end })
-        : createReadStream(target);
+        ? createReadStream(target, {
+            start: range.start,
+            end: range.end,
+            highWaterMark: READ_BUFFER,
+          })
+        : createReadStream(target, { highWaterMark: READ_BUFFER });
       return { stream, size };
     } catch (err) {
       if (isMissing(err)) return null;

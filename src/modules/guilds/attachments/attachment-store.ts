@@ -61,6 +61,16 @@ export class UploadGuard extends Transform {
     private readonly expected?: number,
   ) {
     super();
+    // Bytes flow in as soon as the source is piped, while the store may still be opening its
+    // file (Node 22+ lets 64 KiB through before backpressure): a failure then must not be an
+    // unhandled 'error'. It is not lost — the store's pipeline finds the stream errored, and
+    // `failure` tells what it was.
+    this.on('error', () => undefined);
+  }
+
+  /** Why the guard failed (its own limit, or the source's error), or null. */
+  get failure(): Error | null {
+    return this.errored ?? null;
   }
 
   get head(): Buffer {
@@ -154,8 +164,9 @@ export class AttachmentStore {
       await this.blobs.putStream(blobKey, source.pipe(guard));
     } catch (err) {
       await repo.delete({ id }).catch(() => undefined);
-      if (err instanceof FileTooLarge) throw new ApiError(ErrorCode.PayloadTooLarge);
-      throw err;
+      const cause = guard.failure ?? err;
+      if (cause instanceof FileTooLarge) throw new ApiError(ErrorCode.PayloadTooLarge);
+      throw cause;
     }
     const stored = await this.markStored(
       this.dataSource.manager,
@@ -207,14 +218,15 @@ export class AttachmentStore {
     try {
       await this.blobs.putStream(row.blobKey, source.pipe(guard));
     } catch (err) {
-      if (err instanceof FileTooLarge) throw new ApiError(ErrorCode.PayloadTooLarge);
-      if (err instanceof FileIncomplete) {
+      const cause = guard.failure ?? err;
+      if (cause instanceof FileTooLarge) throw new ApiError(ErrorCode.PayloadTooLarge);
+      if (cause instanceof FileIncomplete) {
         throw new ApiError(
           ErrorCode.BadRequest,
-          `The body ended after ${err.received} of the ${err.expected} bytes declared.`,
+          `The body ended after ${cause.received} of the ${cause.expected} bytes declared.`,
         );
       }
-      throw err;
+      throw cause;
     }
     const stored = await this.markStored(this.dataSource.manager, row, guard.head, guard.bytes);
     if (stored) return stored;
