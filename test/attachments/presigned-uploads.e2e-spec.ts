@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { crc32, deflateSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
 import { BlobStorage } from '../../src/infra/storage/blob-storage';
@@ -12,38 +10,10 @@ import {
   type UploadRef,
 } from '../../src/modules/guilds/attachments/attachment-uploads.service';
 import { createTestApp, http } from '../helpers/app';
+import { pngImage, readStream } from '../helpers/attachments';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { createGuild, type TestGuild } from '../helpers/guild-factories';
 import { startS3, type TestS3 } from '../helpers/s3-server';
-
-/** A PNG header that sniffs as image/png of `width`×`height`, then `tail` bytes of data. */
-function png(width: number, height: number, tail: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(randomBytes(tail))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-async function read(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 interface Upload {
   id: string | number;
@@ -113,7 +83,7 @@ describe('presigned upload URLs (S3_PRESIGNED_UPLOADS=true, on s3rver)', () => {
   });
 
   it('takes a file PUT straight to the bucket: the message checks its size, sniffs its head, marks it stored', async () => {
-    const image = png(320, 240, 200 * 1024);
+    const image = pngImage(320, 240);
     const [u] = await askUrls([{ filename: 'photo.png', file_size: image.length }]);
     // Plain fetch, as a browser would: no credentials but the URL's.
     const put = await fetch(u.upload_url, {
@@ -138,7 +108,7 @@ describe('presigned upload URLs (S3_PRESIGNED_UPLOADS=true, on s3rver)', () => {
       await app.get(DataSource).getRepository(AttachmentEntity).findOneByOrFail({ id }),
     ).toMatchObject({ stored: true, size: String(image.length), contentType: 'image/png' });
     const blob = await app.get(BlobStorage).open(AttachmentStore.blobKey(guild.channelId, id));
-    expect((await read(blob!.stream)).equals(image)).toBe(true);
+    expect((await readStream(blob!.stream)).equals(image)).toBe(true);
   });
 
   it('refuses an upload whose object is missing or not of the declared size (left unstored)', async () => {

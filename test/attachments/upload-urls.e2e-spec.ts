@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { crc32, deflateSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
 import { BlobStorage } from '../../src/infra/storage/blob-storage';
@@ -16,6 +14,7 @@ import {
 import { UploadLinks } from '../../src/modules/guilds/attachments/upload-links';
 import { Permissions } from '../../src/modules/guilds/permissions';
 import { createTestApp, fetchLink, http } from '../helpers/app';
+import { pngImage, readStream } from '../helpers/attachments';
 import { testBlobDir } from '../helpers/blob-dir';
 import { registerUser, type TestUser } from '../helpers/factories';
 import { addMember, createGuild, giveRole, type TestGuild } from '../helpers/guild-factories';
@@ -26,37 +25,6 @@ import { startS3, type TestS3 } from '../helpers/s3-server';
 /** The largest upload the suite's apps take (ATTACHMENT_UPLOAD_MAX_BYTES). */
 const MAX = 16 * 1024 * 1024;
 const UUID_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\//;
-
-/** A real PNG of `width`×`height` random RGB pixels (so it does not compress much). */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) rows.push(Buffer.concat([Buffer.of(0), randomBytes(width * 3)]));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-async function read(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 
@@ -178,7 +146,7 @@ const resolve = (app: ParleyApp, userId: string, channelId: string, refs: Upload
 /** The bytes stored for an attachment, or null. */
 async function blobOf(app: ParleyApp, channelId: string, attachmentId: string) {
   const opened = await app.get(BlobStorage).open(AttachmentStore.blobKey(channelId, attachmentId));
-  return opened ? read(opened.stream) : null;
+  return opened ? readStream(opened.stream) : null;
 }
 
 /** Files (temp files of writes in flight included) of an attachment on the local disk store. */
@@ -216,7 +184,7 @@ describe('upload URLs on local disk (Parley’s signed PUT route)', () => {
   afterAll(() => app.close());
 
   it('takes a file through POST → PUT → resolveUploads: stored, sniffed, byte for byte', async () => {
-    const image = png(300, 200);
+    const image = pngImage(300, 200);
     const notes = Buffer.from('plain notes\n');
     const [a, b] = await askUrls(app, owner.token, guild.channelId, [
       { id: '0', filename: 'holiday.png', file_size: image.length },
@@ -883,7 +851,7 @@ describe('upload URLs across two instances', () => {
   it('takes a file uploaded through A on B, and the other way round', async () => {
     const owner = await registerUser(a);
     const guild = await createGuild(a, owner.token);
-    const first = png(64, 48);
+    const first = pngImage(64, 48);
     const second = randomBytes(100_000);
     const [u1, u2] = await askUrls(a, owner.token, guild.channelId, [
       { id: 0, filename: 'first.png', file_size: first.length },
@@ -954,7 +922,7 @@ describe('upload URLs on S3 (s3rver), through Parley’s PUT route', () => {
 
   it('streams a file of several parts into the bucket, sniffed and byte for byte', async () => {
     // Over lib-storage's 8 MiB part: a multipart upload.
-    const image = Buffer.concat([png(100, 80), randomBytes(9 * 1024 * 1024)]);
+    const image = Buffer.concat([pngImage(100, 80), randomBytes(9 * 1024 * 1024)]);
     const [u] = await askUrls(app, owner.token, guild.channelId, [
       { id: 0, filename: 'big.png', file_size: image.length },
     ]);

@@ -1,13 +1,10 @@
-import { DataSource } from 'typeorm';
 import { ApplicationCommands1796000010000 } from '../../migrations/1796000010000-ApplicationCommands';
 import type { ParleyApp } from '../../src/app.setup';
 import { createTestApp, isolatedDatabase } from '../helpers/app';
-import { registerUser } from '../helpers/factories';
-import { createGuild } from '../helpers/guild-factories';
+import { checkEveryoneMigration } from '../helpers/everyone-migration';
 
 const OLD_DEFAULT = String((1n << 10n) | (1n << 11n) | (1n << 16n));
 const NEW_DEFAULT = String((1n << 10n) | (1n << 11n) | (1n << 16n) | (1n << 31n));
-const CUSTOM = String(1n << 10n);
 
 /**
  * Migration 1796000010000 on guilds made before it: an @everyone with the old default gets
@@ -28,39 +25,9 @@ describe('migration: USE_APPLICATION_COMMANDS for existing guilds', () => {
   });
 
   it('updates @everyone rows with the old default only, both ways', async () => {
-    const owner = await registerUser(app);
-    const [plain, custom] = [
-      await createGuild(app, owner.token),
-      await createGuild(app, owner.token),
-    ];
-    const runner = app.get(DataSource).createQueryRunner();
-    await runner.connect();
-    const everyone = async (guildId: string) =>
-      (
-        (await runner.query('SELECT permissions::text AS p FROM guild_roles WHERE id = $1', [
-          guildId,
-        ])) as Array<{ p: string }>
-      )[0].p;
-    try {
-      await runner.startTransaction();
-      // The state this migration left (later ones add more to a new guild's @everyone).
-      await runner.query('UPDATE guild_roles SET permissions = $1 WHERE id = $2', [
-        NEW_DEFAULT,
-        plain.guildId,
-      ]);
-      await runner.query('UPDATE guild_roles SET permissions = $1 WHERE id = $2', [
-        CUSTOM,
-        custom.guildId,
-      ]);
-      const migration = new ApplicationCommands1796000010000();
-      await migration.down(runner);
-      expect(await everyone(plain.guildId)).toBe(OLD_DEFAULT);
-      await migration.up(runner);
-      expect(await everyone(plain.guildId)).toBe(NEW_DEFAULT);
-      expect(await everyone(custom.guildId)).toBe(CUSTOM);
-    } finally {
-      await runner.rollbackTransaction();
-      await runner.release();
-    }
+    await checkEveryoneMigration(app, new ApplicationCommands1796000010000(), {
+      before: OLD_DEFAULT,
+      after: NEW_DEFAULT,
+    });
   });
 });

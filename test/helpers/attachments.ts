@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { crc32, deflateSync } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import type { ParleyApp } from '../../src/app.setup';
 import { BlobStorage } from '../../src/infra/storage/blob-storage';
@@ -118,4 +119,35 @@ export async function allowFiles(app: ParleyApp, ownerToken: string, guildId: st
     .set('Authorization', ownerToken)
     .send({ permissions: (BigInt(everyone.permissions) | (1n << 15n)).toString() });
   if (res.status !== 200) throw new Error(`allow files: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** A real PNG of `width`×`height` random RGB pixels (so it does not compress much). */
+export function pngImage(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) rows.push(Buffer.concat([Buffer.of(0), randomBytes(width * 3)]));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export async function readStream(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -35,6 +35,7 @@ import { WebhookMessageEditsWriter } from './webhook-message-edits.writer';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore } from './attachments/attachment-store';
+import { MessageFiles } from './attachments/message-files';
 import { AttachmentUploadsController } from './attachments/attachment-uploads.controller';
 import { AttachmentUploadsService } from './attachments/attachment-uploads.service';
 import { UploadLinks } from './attachments/upload-links';
@@ -61,6 +62,7 @@ const SERVICES = [
   AttachmentStore,
   AttachmentLinks,
   NewMessageFileIntake,
+  MessageFiles,
   EditedMessageFileIntake,
   AttachmentUploadsService,
 ];

@@ -192,8 +192,7 @@ export class InteractionMessagesWriter {
         editedAt: row.editedAt,
       },
     );
-    await this.store.attach(m, row.id, plan.taken);
-    await this.store.detach(m, plan.dropped);
+    await this.store.settle(m, row.id, plan);
     return this.announce(m, source.guildId, row, EventName.MessageUpdate);
   }
 

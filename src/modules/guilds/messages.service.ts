@@ -22,10 +22,7 @@ import { guildRolesAmong, mentionsEveryone, requestedMentions } from './message-
 import type { UploadedFiles } from '../../common/http/multipart';
 import { AttachmentLinks } from './attachments/attachment-links';
 import { AttachmentStore, type ReceivedFile } from './attachments/attachment-store';
-import { AttachmentUploadsService } from './attachments/attachment-uploads.service';
-import { planAttachments, type AttachmentPlan } from './attachments/message-attachments';
-import type { StoredAttachment } from './attachments/stored-attachment';
-import type { AttachmentRefDto } from './dto/attachment-ref.dto';
+import { MessageFiles } from './attachments/message-files';
 import { MessageRenderer, withMembers } from './message-renderer';
 import {
   WebhookMessagesWriter,
@@ -61,7 +58,7 @@ export class MessagesService {
     private readonly purge: MessagePurge,
     private readonly links: AttachmentLinks,
     private readonly store: AttachmentStore,
-    private readonly uploadedFiles: AttachmentUploadsService,
+    private readonly files: MessageFiles,
   ) {}
 
   /**
@@ -189,11 +186,11 @@ export class MessagesService {
         const earlier = await this.postedWithNonce(m, access.guildId, channelId, userId, nonce);
         if (earlier) return earlier;
       }
-      const plan = await this.planFiles(m, userId, channelId, dto.attachments, files, []);
+      const plan = await this.files.plan(m, userId, channelId, dto.attachments, files, []);
       message.attachments = plan.attachments;
       out.attachments = this.links.presentAll(channelId, plan.attachments);
       await m.getRepository(MessageEntity).insert(message);
-      await this.store.attach(m, message.id, plan.taken);
+      await this.store.settle(m, message.id, plan);
       await this.events.publish(m, [messageEvent(EventName.MessageCreate, access.guildId, out)]);
       return out;
     });
@@ -258,7 +255,7 @@ export class MessagesService {
         throw new ApiError(ErrorCode.CannotEditOthersMessage);
       }
       message.components = components ?? message.components;
-      const plan = await this.planFiles(
+      const plan = await this.files.plan(
         manager,
         userId,
         channelId,
@@ -301,8 +298,7 @@ export class MessagesService {
           editedAt: message.editedAt,
         },
       );
-      await this.store.attach(manager, message.id, plan.taken);
-      await this.store.detach(manager, plan.dropped);
+      await this.store.settle(manager, message.id, plan);
       const [out] = await this.renderer.render(manager, access.guildId, [message]);
       await this.events.publish(manager, [
         messageEvent(EventName.MessageUpdate, access.guildId, out),
@@ -413,38 +409,7 @@ export class MessagesService {
     throw ApiError.field('message_reference', FieldErrorCode.MessageReferenceUnknownMessage);
   }
 
-  /** Content and embeds to store; a message needs one of them or components. */
-  /**
-   * What a body's `attachments` and files come to (message-attachments.ts), with the files it
-   * names by `uploaded_filename` (upload URLs) taken in `m`, the message's transaction.
-   */
-  private async planFiles(
-    m: EntityManager,
-    userId: string,
-    channelId: string,
-    refs: AttachmentRefDto[] | undefined,
-    files: readonly ReceivedFile[],
-    existing: readonly StoredAttachment[],
-  ): Promise<AttachmentPlan> {
-    const named = (refs ?? []).flatMap((ref, at) =>
-      ref.uploaded_filename !== undefined
-        ? [{ ...ref, uploaded_filename: ref.uploaded_filename, at }]
-        : [],
-    );
-    const uploaded = new Map<number, StoredAttachment>();
-    if (named.length > 0) {
-      const resolved = await this.uploadedFiles.resolveUploads(
-        m,
-        userId,
-        channelId,
-        named,
-        named.map((n) => n.at),
-      );
-      named.forEach((n, k) => uploaded.set(n.at, resolved[k]));
-    }
-    return planAttachments(refs, files, uploaded, existing);
-  }
-
+  /** Content and embeds to store; a message needs one of them, components or files. */
   private draftOf(
     content: string | undefined,
     embeds: MessageDraft['embeds'],

@@ -109,8 +109,7 @@ export class WebhookMessageEditsWriter {
           editedAt: row.editedAt,
         },
       );
-      await this.store.attach(m, row.id, plan.taken);
-      await this.store.detach(m, plan.dropped);
+      await this.store.settle(m, row.id, plan);
       const [out] = await this.renderer.render(m, source.guildId, [row]);
       await this.events.publish(m, [messageEvent(EventName.MessageUpdate, source.guildId, out)]);
       return out;

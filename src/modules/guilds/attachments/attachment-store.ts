@@ -11,6 +11,7 @@ import { Metrics } from '../../../infra/metrics/metrics';
 import { BlobStorage } from '../../../infra/storage/blob-storage';
 import { AttachmentEntity } from './attachment.entity';
 import { AttachmentSweeper } from './attachment-sweeper';
+import type { AttachmentPlan } from './message-attachments';
 import { imageDimensions, SNIFF_BYTES, sniffContentType } from './sniff';
 import { ATTACHMENT_FLAG_SPOILER, type StoredAttachment } from './stored-attachment';
 
@@ -301,6 +302,12 @@ export class AttachmentStore {
     await m
       .getRepository(AttachmentEntity)
       .update({ id: In(files.map((f) => f.id)), messageId: IsNull() }, { expiresAt: until });
+  }
+
+  /** Writes a message's plan (message-attachments.ts): the files it took, those it let go. */
+  async settle(m: EntityManager, messageId: string, plan: AttachmentPlan): Promise<void> {
+    await this.attach(m, messageId, plan.taken);
+    await this.detach(m, plan.dropped);
   }
 
   /**
